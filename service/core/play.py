@@ -1,0 +1,432 @@
+"""The play (pegging): cards laid one at a time towards 31, scored as they fall.
+
+A :class:`Play` is an immutable position within the play of one hand, for 2,
+3 or 4 players.  Each action (:class:`PlayCard` or :class:`Go`) is checked by
+:meth:`Play.check` (which raises :class:`IllegalError` with a sentence, the
+rule and what would have been legal), :meth:`Play.can` derives from it, and
+:meth:`Play.apply` returns the next position and a frozen :class:`PegEvent`.
+
+The rules, in the order a table applies them (RULES.md, "The play"):
+
+* The pone leads; play goes clockwise (seat + 1).  The count may never pass 31.
+* A card scores for the count reaching 15 (2) or 31 (2), for pairing the
+  previous cards (pair 2, pair royal 6, double pair royal 12) and for making the
+  last k >= 3 cards of the count k consecutive ranks in any order (k).
+* A seat that cannot play without passing 31 says go; the others play on while
+  able.  When no seat holding cards can play, whoever laid the last card of the
+  count scores 1 for the go (never on top of 31), and the count starts again
+  with the next seat after that player who still holds cards.
+* The last card of the hand scores 1 (the last-card point), unless it made 31.
+
+Every seat holds four cards for the play in every variant (2 players keep 4 of
+6 or of 5, 3 and 4 players keep 4 of 5).  When the seats' cards are not given,
+the position still knows how many each holds, so turns and the end of the hand
+are exact; only a go cannot be checked against the cards (except at a count of
+21 or less, where every card fits).
+
+>>> p = Play.start(players=2, pone=1)
+>>> for a in ("4S", "6H", "5D"):
+...     p, e = p.apply(PlayCard(p.turn, Card.parse(a)))
+>>> e.count, [(s.kind, s.points) for s in e.scores]
+(15, [('fifteen', 2), ('run', 3)])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Sequence, Union
+
+from .cards import Card, ensure_distinct
+from .errors import IllegalError, MalformedError
+
+CARDS_FOR_THE_PLAY = 4
+MAX_COUNT = 31
+PAIR_POINTS = {2: ("pair", 2), 3: ("pair_royal", 6), 4: ("double_pair_royal", 12)}
+RENEGE_POINTS_PER_CARD = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """A seat lays a card on the count."""
+
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} plays {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Go:
+    """A seat says go: it holds no card that keeps the count at 31 or under."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} says go"
+
+
+@dataclass(frozen=True, slots=True)
+class AnyCard:
+    """What is legal when the seat's cards are not known: any card worth at most ``max_value``."""
+
+    seat: int
+    max_value: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} plays any card worth {self.max_value} or less"
+
+
+Action = Union[PlayCard, Go]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Points pegged by one seat for one reason; ``cards`` are those that made it."""
+
+    seat: int
+    kind: str
+    points: int
+    cards: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PegEvent:
+    """What one action caused, in the order a table would peg it."""
+
+    action: Action
+    count: int
+    """The count after the action, before any reset."""
+    scores: tuple[Score, ...]
+    reset: bool
+    """The count ended with this action (31, or a go nobody could answer)."""
+    hand_over: bool
+
+    @property
+    def points(self) -> int:
+        return sum(s.points for s in self.scores)
+
+
+def peg_scores(count_cards: Sequence[Card], seat: int) -> list[Score]:
+    """What the last card of ``count_cards`` scores for ``seat`` (no go point).
+
+    >>> [(s.kind, s.points) for s in peg_scores([Card.parse(c) for c in "3H 4D 3C 5S".split()], 0)]
+    [('fifteen', 2), ('run', 3)]
+    >>> [(s.kind, s.points) for s in peg_scores([Card.parse(c) for c in "6H 7D 7C 8S".split()], 0)]
+    []
+    """
+    out: list[Score] = []
+    count = sum(c.value for c in count_cards)
+    last = count_cards[-1]
+    if count == 15:
+        out.append(Score(seat, "fifteen", 2, tuple(count_cards)))
+    elif count == MAX_COUNT:
+        out.append(Score(seat, "thirty_one", 2, tuple(count_cards)))
+
+    same = 1
+    for c in reversed(count_cards[:-1]):
+        if c.rank != last.rank:
+            break
+        same += 1
+    if same > 1:
+        kind, pts = PAIR_POINTS[same]
+        out.append(Score(seat, kind, pts, tuple(count_cards[-same:])))
+
+    for k in range(len(count_cards), 2, -1):
+        window = count_cards[-k:]
+        ranks = {c.rank for c in window}
+        if len(ranks) == k and max(ranks) - min(ranks) == k - 1:
+            out.append(Score(seat, "run", k, tuple(window)))
+            break
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A position in the play of one hand."""
+
+    players: int
+    turn: int | None
+    """Seat to act next; None once every card is played."""
+    count_cards: tuple[Card, ...] = ()
+    passed: frozenset[int] = frozenset()
+    """Seats that said go in the current count."""
+    last_player: int | None = None
+    """Seat that laid the last card of the current count."""
+    held: tuple[tuple[Card, ...], ...] | None = None
+    """Each seat's cards not yet played, when known."""
+    left: tuple[int, ...] = ()
+    """How many cards each seat still holds."""
+    played: tuple[Card, ...] = ()
+    """Every card laid this hand, in order."""
+    scores: tuple[int, ...] = ()
+    tournament: bool = False
+    """ACC tournament rules: a renege (go while able) costs 2 a playable card."""
+
+    # -- construction ------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        players: int,
+        pone: int,
+        hands: Sequence[Sequence[Card]] | None = None,
+        tournament: bool = False,
+    ) -> Play:
+        """The position before the pone leads; ``hands`` are each seat's four cards."""
+        if players not in (2, 3, 4):
+            raise MalformedError(f"the play is for 2, 3 or 4 players, not {players}", field="players")
+        if not 0 <= pone < players:
+            raise MalformedError(f"seat {pone} is not at a {players}-player table", field="pone")
+        held = None
+        if hands is not None:
+            if len(hands) != players:
+                raise MalformedError(
+                    f"give the cards of all {players} seats, not {len(hands)}", field="hands"
+                )
+            for seat, hand in enumerate(hands):
+                if len(hand) != CARDS_FOR_THE_PLAY:
+                    raise MalformedError(
+                        f"seat {seat} must hold {CARDS_FOR_THE_PLAY} cards for the play, not {len(hand)}",
+                        field=f"hands/{seat}",
+                    )
+            ensure_distinct(c for hand in hands for c in hand)
+            held = tuple(tuple(h) for h in hands)
+        return cls(
+            players=players,
+            turn=pone,
+            held=held,
+            left=(CARDS_FOR_THE_PLAY,) * players,
+            scores=(0,) * players,
+            tournament=tournament,
+        )
+
+    # -- derived -----------------------------------------------------------
+
+    @property
+    def count(self) -> int:
+        return sum(c.value for c in self.count_cards)
+
+    @property
+    def hand_over(self) -> bool:
+        return self.turn is None
+
+    def playable(self, seat: int) -> list[Card] | None:
+        """Cards ``seat`` could lay now, or None when its cards are not known."""
+        if self.held is None:
+            return None
+        room = MAX_COUNT - self.count
+        return [c for c in self.held[seat] if c.value <= room]
+
+    def legal_actions(self) -> list[Action | AnyCard]:
+        """Every legal action for the seat to act.
+
+        With unknown cards, an :class:`AnyCard` stands for the cards that fit;
+        under tournament rules a go is always possible (a renege, at a price).
+        """
+        seat = self.turn
+        if seat is None:
+            return []
+        cards = self.playable(seat)
+        room = MAX_COUNT - self.count
+        if cards is None:
+            actions: list[Action | AnyCard] = [AnyCard(seat, min(room, 10))]
+            may_go = room < 10
+        else:
+            actions = [PlayCard(seat, c) for c in cards]
+            may_go = not cards
+        if may_go or self.tournament:
+            actions.append(Go(seat))
+        return actions
+
+    # -- checks ------------------------------------------------------------
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalError` with a sentence when ``action`` breaks a rule."""
+        if self.turn is None:
+            raise IllegalError("the play is over: every card has been laid", rule="hand_over")
+        if not 0 <= action.seat < self.players:
+            raise IllegalError(
+                f"seat {action.seat} is not at a {self.players}-player table",
+                rule="no_such_seat", legal=self.legal_actions(),
+            )
+        if action.seat != self.turn:
+            raise IllegalError(
+                f"it is seat {self.turn}'s turn, not seat {action.seat}'s",
+                rule="out_of_turn", legal=self.legal_actions(),
+            )
+        if isinstance(action, PlayCard):
+            self._check_card(action)
+        else:
+            self._check_go(action)
+
+    def _check_card(self, action: PlayCard) -> None:
+        card = action.card
+        if card in self.played:
+            raise IllegalError(
+                f"{card} has already been played this hand",
+                rule="card_already_played", legal=self.legal_actions(),
+            )
+        if self.held is not None and card not in self.held[action.seat]:
+            raise IllegalError(
+                f"seat {action.seat} does not hold {card}",
+                rule="card_not_held", legal=self.legal_actions(),
+            )
+        if self.count + card.value > MAX_COUNT:
+            raise IllegalError(
+                f"{card} would take the count from {self.count} to {self.count + card.value}, past 31",
+                rule="count_over_31", legal=self.legal_actions(),
+            )
+
+    def _check_go(self, action: Go) -> None:
+        if self.tournament:
+            return  # a renege is legal but penalised (see apply)
+        cards, n = self._playable_now(action.seat)
+        if n:
+            reason = (f"it can play {', '.join(map(str, cards))}" if cards
+                      else "every card fits at a count of 21 or less")
+            raise IllegalError(
+                f"seat {action.seat} may not say go at {self.count}: {reason}",
+                rule="go_while_able", legal=self.legal_actions(),
+            )
+
+    def _playable_now(self, seat: int) -> tuple[list[Card], int]:
+        """The cards ``seat`` could lay and how many; unknown cards count only
+        where every card fits (a count of 21 or less)."""
+        cards = self.playable(seat)
+        if cards is not None:
+            return cards, len(cards)
+        return [], self.left[seat] if self.count <= MAX_COUNT - 10 else 0
+
+    def can(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalError:
+            return False
+        return True
+
+    # -- the action --------------------------------------------------------
+
+    def apply(self, action: Action) -> tuple[Play, PegEvent]:
+        """Check ``action`` and return the next position and what it scored."""
+        self.check(action)
+        seat = action.seat
+        scores: list[Score] = []
+        state = self
+        if isinstance(action, PlayCard):
+            cards = self.count_cards + (action.card,)
+            scores.extend(peg_scores(cards, seat))
+            held = self.held
+            if held is not None:
+                held = tuple(
+                    tuple(c for c in h if c != action.card) if i == seat else h
+                    for i, h in enumerate(held)
+                )
+            left = tuple(n - 1 if i == seat else n for i, n in enumerate(self.left))
+            state = replace(
+                self, count_cards=cards, last_player=seat, held=held, left=left,
+                played=self.played + (action.card,),
+            )
+        else:
+            cards, n = self._playable_now(seat)
+            if n:  # only reachable under tournament rules: check() refuses it otherwise
+                scores.append(Score(self._renege_beneficiary(seat), "renege",
+                                    RENEGE_POINTS_PER_CARD * n, tuple(cards)))
+            state = replace(self, passed=self.passed | {seat})
+        count = state.count
+        state, more, reset = state._next_turn(seat)
+        scores.extend(more)
+        totals = list(state.scores)
+        for s in scores:
+            totals[s.seat] += s.points
+        state = replace(state, scores=tuple(totals))
+        event = PegEvent(action=action, count=count, scores=tuple(scores),
+                         reset=reset, hand_over=state.turn is None)
+        return state, event
+
+    def _renege_beneficiary(self, seat: int) -> int:
+        """The opponent who pegs the renege penalty: the next seat on the other side."""
+        for i in range(1, self.players):
+            s = (seat + i) % self.players
+            if self.players != 4 or s % 2 != seat % 2:
+                return s
+        raise AssertionError("unreachable")
+
+    def _next_turn(self, actor: int) -> tuple[Play, list[Score], bool]:
+        """Whose turn after ``actor``; ends the count (and the hand) when nobody can go on."""
+        n = self.players
+        if self.count < MAX_COUNT:
+            for i in range(1, n + 1):
+                s = (actor + i) % n
+                if self.left[s] and s not in self.passed:
+                    return replace(self, turn=s), [], False
+        # The count is over: 31, or nobody holding cards can play on.
+        last = self.last_player
+        assert last is not None  # the leader can always play at 0
+        hand_over = not any(self.left)
+        scores = []
+        if self.count != MAX_COUNT:
+            scores.append(Score(last, "last_card" if hand_over else "go", 1))
+        nxt = None
+        if not hand_over:
+            nxt = next((last + i) % n for i in range(1, n + 1) if self.left[(last + i) % n])
+        state = replace(self, turn=nxt, count_cards=(), passed=frozenset(), last_player=None)
+        return state, scores, True
+
+    def team_scores(self) -> tuple[int, int] | None:
+        """Points per partnership (seats 0+2, 1+3) with four players."""
+        if self.players != 4:
+            return None
+        return (self.scores[0] + self.scores[2], self.scores[1] + self.scores[3])
+
+
+def replay(play: Play, actions: Sequence[Action]) -> tuple[Play, list[PegEvent]]:
+    """Apply ``actions`` in order; an illegal one raises with ``field`` = its index."""
+    events: list[PegEvent] = []
+    for i, action in enumerate(actions):
+        try:
+            play, event = play.apply(action)
+        except IllegalError as exc:
+            exc.field = f"plays/{i}"
+            exc.extra["index"] = i
+            raise
+        events.append(event)
+    return play, events
+
+
+@dataclass(frozen=True, slots=True)
+class GoRuling:
+    """Whether a seat may say go, and what a renege would cost (ACC 7.3)."""
+
+    legal: bool
+    count: int
+    playable: tuple[Card, ...]
+    """The cards that could singly have been played instead."""
+    penalty: int
+    """Under tournament rules, points to the opponent for an illegal go; else 0."""
+
+
+def rule_on_go(count: int, held: Sequence[Card], tournament: bool = False) -> GoRuling:
+    """May a seat holding ``held`` say go at ``count``?
+
+    Go is legal only when every card held would take the count past 31.  Under
+    tournament rules an illegal go is a renege: 2 points to the opponent for each
+    card that could have been played.
+
+    >>> rule_on_go(25, [Card.parse("7H"), Card.parse("KS")])
+    GoRuling(legal=True, count=25, playable=(), penalty=0)
+    >>> r = rule_on_go(25, [Card.parse("6H"), Card.parse("AS")], tournament=True)
+    >>> r.legal, [str(c) for c in r.playable], r.penalty
+    (False, ['6H', 'AS'], 4)
+    """
+    if not 0 <= count < MAX_COUNT:
+        raise MalformedError(f"a count in progress is 0 to 30, not {count}", field="count")
+    if not 1 <= len(held) <= CARDS_FOR_THE_PLAY:
+        raise MalformedError(
+            "a seat asking about go holds 1 to 4 cards (a seat with none is skipped)",
+            field="hand",
+        )
+    ensure_distinct(held)
+    playable = tuple(c for c in held if count + c.value <= MAX_COUNT)
+    penalty = RENEGE_POINTS_PER_CARD * len(playable) if tournament else 0
+    return GoRuling(legal=not playable, count=count, playable=playable, penalty=penalty)
