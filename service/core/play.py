@@ -222,7 +222,8 @@ class Play:
         """Every legal action for the seat to act.
 
         With unknown cards, an :class:`AnyCard` stands for the cards that fit;
-        under tournament rules a go is always possible (a renege, at a price).
+        under tournament rules a go is possible once the count has begun (a
+        renege, at a price); the leader of a count must always lay a card.
         """
         seat = self.turn
         if seat is None:
@@ -235,7 +236,7 @@ class Play:
         else:
             actions = [PlayCard(seat, c) for c in cards]
             may_go = not cards
-        if may_go or self.tournament:
+        if may_go or (self.tournament and self.count_cards):
             actions.append(Go(seat))
         return actions
 
@@ -279,6 +280,11 @@ class Play:
             )
 
     def _check_go(self, action: Go) -> None:
+        if not self.count_cards:
+            raise IllegalError(
+                f"seat {action.seat} leads the count and must lay a card: every card fits at 0",
+                rule="go_while_able", legal=self.legal_actions(),
+            )
         if self.tournament:
             return  # a renege is legal but penalised (see apply)
         cards, n = self._playable_now(action.seat)

@@ -1,0 +1,132 @@
+"""Game options: the player count, the target and every variant (all off by default)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from .errors import MalformedError
+
+DECKS = ("random", "seeded", "client")
+"""How each deal is ordered: a cryptographically random shuffle, a shuffle
+reproducible from ``seed``, or cards supplied by the client (a real table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    players: int = 2
+    target: int = 121
+    five_and_two: bool = False
+    """Two players: 5 cards each and 2 straight to the crib, each discards 1."""
+    deck: str = "random"
+    seed: str | None = None
+    ten_value_ties: bool = False
+    """Cut for deal: any two ten-value cards also tie (cut again)."""
+    tournament: bool = False
+    """ACC penalties: a go while able costs 2 a playable card (the renege)."""
+    muggins: bool = False
+    """Points a player fails to claim in the show go to the opponent."""
+    muggins_in_play: bool = False
+    """Muggins also for points not claimed in the play."""
+    skunk: bool = False
+    """Loser below the skunk line: 2 games; below the double-skunk line: 3 (or 4)."""
+    double_skunk_games: int = 3
+    lurch: bool = False
+    """Loser below 61 (121 game): the win counts 2 games; its own switch."""
+    loser_deals_first: bool = False
+    """The next game of a match is dealt first by this game's loser."""
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise MalformedError(f"a game is for 2, 3 or 4 players, not {self.players}", field="players")
+        if self.target not in (61, 121):
+            raise MalformedError(f"the target is 121 or 61, not {self.target}", field="target")
+        if self.five_and_two and self.players != 2:
+            raise MalformedError("the five-and-two deal is for 2 players", field="five_and_two")
+        if self.deck not in DECKS:
+            raise MalformedError(f"deck is one of {', '.join(DECKS)}", field="deck")
+        if (self.deck == "seeded") != (self.seed is not None):
+            raise MalformedError("a seed is given exactly when the deck is 'seeded'", field="seed")
+        if self.double_skunk_games not in (3, 4):
+            raise MalformedError("a double skunk counts 3 or 4 games", field="double_skunk_games")
+        if self.muggins_in_play and not self.muggins:
+            raise MalformedError("muggins in the play needs muggins", field="muggins_in_play")
+
+    @property
+    def sides(self) -> int:
+        """Scores kept: one per player, or one per partnership with four."""
+        return 2 if self.players == 4 else self.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    @property
+    def cards_dealt(self) -> int:
+        return 6 if self.players == 2 and not self.five_and_two else 5
+
+    @property
+    def dealt_to_crib(self) -> int:
+        """Cards dealt straight to the crib from the pack."""
+        if self.players == 3:
+            return 1
+        return 2 if self.five_and_two else 0
+
+    @property
+    def discards(self) -> int:
+        return self.cards_dealt - 4
+
+    @property
+    def skunk_line(self) -> int:
+        return 91 if self.target == 121 else 31
+
+    @property
+    def double_skunk_line(self) -> int | None:
+        return 61 if self.target == 121 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameOptions:
+        if not isinstance(data, dict):
+            raise MalformedError("options must be an object", field="options")
+        known = {f.name: f for f in fields(cls)}
+        for key, value in data.items():
+            if key not in known:
+                raise MalformedError(f"unknown option {key!r}", field=f"options/{key}")
+            expected = known[key].type
+            ok = (
+                isinstance(value, bool) if expected == "bool"
+                else (isinstance(value, int) and not isinstance(value, bool)) if expected == "int"
+                else isinstance(value, str) if expected == "str"
+                else (value is None or isinstance(value, str))
+            )
+            if not ok:
+                raise MalformedError(f"option {key!r} has the wrong type", field=f"options/{key}")
+        try:
+            return cls(**data)
+        except MalformedError as exc:
+            exc.field = f"options/{exc.field}" if exc.field else "options"
+            raise
+
+
+def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:
+    """Who won, and how many games each loser's margin is worth.
+
+    >>> outcome(GameOptions(skunk=True), 0, [121, 80])["losers"]
+    [{'side': 1, 'score': 80, 'result': 'skunk', 'games': 2}]
+    """
+    losers = []
+    for side, score in enumerate(scores):
+        if side == winner_side:
+            continue
+        result, games = None, 1
+        dline = options.double_skunk_line
+        if options.skunk and dline is not None and score < dline:
+            result, games = "double_skunk", options.double_skunk_games
+        elif options.skunk and score < options.skunk_line:
+            result, games = "skunk", 2
+        elif options.lurch and dline is not None and score < dline:
+            result, games = "lurch", 2
+        losers.append({"side": side, "score": score, "result": result, "games": games})
+    return {"winner": winner_side, "losers": losers}
