@@ -1,0 +1,342 @@
+"""Properties of the show, checked with hypothesis against a reference scorer.
+
+The reference below is written from RULES.md ("The show"), not from
+service/core/show.py, and works differently on purpose: fifteens by walking
+the 32 subsets as bit masks, pairs as n*(n-1)/2 per rank, runs as the one
+streak of 3+ consecutive ranks present, scored length x (product of the
+multiplicities), with one run item per choice of one card from each rank.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
+from math import prod
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from service.core.cards import CARDS, Card
+from service.core.show import KINDS, score_show, show_total
+
+IMPOSSIBLE = {19, 25, 26, 27}
+
+# ---------------------------------------------------------------------------
+# The reference scorer (from RULES.md).
+
+_RANKS = "A23456789TJQK"
+_SUITS = "CDHS"
+
+
+# rank 1..13 and suit letter read from the printed card, not from Card.rank/suit
+_RANK_OF = {c: _RANKS.index(str(c)[0]) + 1 for c in CARDS}
+_SUIT_OF = {c: str(c)[1] for c in CARDS}
+
+
+def _rank(card: Card) -> int:
+    return _RANK_OF[card]
+
+
+def _suit(card: Card) -> str:
+    return _SUIT_OF[card]
+
+
+def _value(card: Card) -> int:
+    return min(_rank(card), 10)
+
+
+def reference(hand: tuple[Card, ...], starter: Card, crib: bool) -> list[tuple[str, frozenset, int]]:
+    """Every scoring item as (kind, frozenset of cards, points)."""
+    five = list(hand) + [starter]
+    items: list[tuple[str, frozenset, int]] = []
+
+    # each distinct set of 2-5 cards summing to 15: 2
+    for mask in range(1, 32):
+        chosen = [five[i] for i in range(5) if mask >> i & 1]
+        if len(chosen) >= 2 and sum(_value(c) for c in chosen) == 15:
+            items.append(("fifteen", frozenset(chosen), 2))
+
+    # each pair (same rank): 2
+    by_rank: dict[int, list[Card]] = {}
+    for c in five:
+        by_rank.setdefault(_rank(c), []).append(c)
+    for same in by_rank.values():
+        for i in range(len(same)):
+            for j in range(i + 1, len(same)):
+                items.append(("pair", frozenset((same[i], same[j])), 2))
+
+    # runs: the longest streak of consecutive ranks present (A low, K high, no
+    # wrap); with five cards at most one streak can reach length 3.
+    present = sorted(by_rank)
+    best: list[int] = []
+    streak: list[int] = []
+    for r in present:
+        streak = streak + [r] if streak and r == streak[-1] + 1 else [r]
+        if len(streak) > len(best):
+            best = streak
+    if len(best) >= 3:
+        for choice in product(*(by_rank[r] for r in best)):
+            items.append(("run", frozenset(choice), len(best)))
+
+    # flush
+    if len({_suit(c) for c in hand}) == 1:
+        if _suit(starter) == _suit(hand[0]):
+            items.append(("flush", frozenset(five), 5))
+        elif not crib:
+            items.append(("flush", frozenset(hand), 4))
+
+    # nobs: a jack among the four cards with the starter's suit
+    for c in hand:
+        if _rank(c) == 11 and _suit(c) == _suit(starter):
+            items.append(("nobs", frozenset((c,)), 1))
+    return items
+
+
+def reference_total(hand: tuple[Card, ...], starter: Card, crib: bool) -> int:
+    return sum(p for _, _, p in reference(hand, starter, crib))
+
+
+@lru_cache(maxsize=None)
+def reference_rank_points(ranks: tuple[int, ...]) -> int:
+    """Fifteens + pairs + runs of five ranks (sorted), by formula (no cards needed)."""
+    values = [min(r, 10) for r in ranks]
+    fifteens = sum(
+        1 for mask in range(1, 32)
+        if sum(values[i] for i in range(5) if mask >> i & 1) == 15
+    )
+    counts = Counter(ranks)
+    pairs = sum(n * (n - 1) // 2 for n in counts.values())
+    run = 0
+    for length in (5, 4, 3):
+        for lo in range(1, 15 - length):
+            streak = range(lo, lo + length)
+            if all(r in counts for r in streak):
+                run = length * prod(counts[r] for r in streak)
+                break
+        if run:
+            break
+    return 2 * fifteens + 2 * pairs + run
+
+
+def reference_total_fast(hand: tuple[Card, ...], starter: Card, crib: bool) -> int:
+    """reference_total via the rank-multiset formula plus flush and nobs."""
+    five = (*hand, starter)
+    pts = reference_rank_points(tuple(sorted(_rank(c) for c in five)))
+    suits = {_suit(c) for c in hand}
+    if len(suits) == 1:
+        if _suit(starter) in suits:
+            pts += 5
+        elif not crib:
+            pts += 4
+    pts += sum(1 for c in hand if _rank(c) == 11 and _suit(c) == _suit(starter))
+    return pts
+
+
+def test_reference_on_known_hands() -> None:
+    """The reference itself, on hands from the seeds (sanity of the oracle)."""
+    def total(hand: str, starter: str, crib: bool = False) -> int:
+        return reference_total(tuple(Card.parse(t) for t in hand.split()), Card.parse(starter), crib)
+
+    assert total("4D 5C 5H JS", "6S") == 17
+    assert total("5H 5C 5S JD", "5D") == 29
+    assert total("4S 5S 6S 9S", "JH") == 13
+    assert total("4S 5S 6S 9S", "JH", crib=True) == 9
+    assert total("5H 6C 7D 7S", "8C") == 14
+    assert total("7S 8H 6D 7C", "2H") == 16
+    assert total("QC KD AH 2S", "3C") == 7
+    assert total("2C 4D 6H 8S", "TC") == 0
+    assert total("4S 5S 9S JS", "7S") == 8
+    assert total("4S 5S 9S JS", "2H") == 8
+    assert total("4S 5S 9S JS", "2H", crib=True) == 4
+    assert reference_rank_points((1, 1, 2, 2, 3)) == 16
+    assert reference_rank_points((1, 2, 2, 2, 3)) == 15
+    assert reference_rank_points((5, 5, 5, 5, 11)) == 28
+
+
+# ---------------------------------------------------------------------------
+# Strategies.
+
+any_five = st.lists(st.sampled_from(CARDS), min_size=5, max_size=5, unique=True)
+
+
+@st.composite
+def suited_five(draw: st.DrawFn) -> list[Card]:
+    """Four hand cards of one suit (flush territory) and any other starter."""
+    suit = draw(st.integers(0, 3))
+    ranks = draw(st.lists(st.integers(1, 13), min_size=4, max_size=4, unique=True))
+    hand = [Card.from_rank_suit(r, suit) for r in ranks]
+    starter = draw(st.sampled_from([c for c in CARDS if c not in hand]))
+    return hand + [starter]
+
+
+@st.composite
+def jack_five(draw: st.DrawFn) -> list[Card]:
+    """A jack in the hand, the starter often of its suit (nobs territory)."""
+    jack = Card.from_rank_suit(11, draw(st.integers(0, 3)))
+    others = draw(st.lists(st.sampled_from([c for c in CARDS if c != jack]),
+                           min_size=4, max_size=4, unique=True))
+    pos = draw(st.integers(0, 3))
+    return others[:pos] + [jack] + others[pos:3] + [others[3]]
+
+
+deals = st.one_of(any_five, suited_five(), jack_five())
+
+
+def split(five: list[Card]) -> tuple[tuple[Card, ...], Card]:
+    return tuple(five[:4]), five[4]
+
+
+def item_set(score) -> Counter:
+    return Counter((i.kind, frozenset(i.cards), i.points) for i in score.items)
+
+
+# ---------------------------------------------------------------------------
+# Properties.
+
+
+@given(deals, st.booleans())
+def test_total_is_sum_of_items_and_show_total(five: list[Card], crib: bool) -> None:
+    hand, starter = split(five)
+    s = score_show(hand, starter, crib)
+    assert s.total == sum(i.points for i in s.items)
+    assert s.total == show_total(hand, starter, crib)
+    assert s.total == show_total([int(c) for c in hand], int(starter), crib)  # plain ints too
+    assert sum(s.subtotals.values()) == s.total
+    assert set(s.subtotals) == set(KINDS)
+    for kind in KINDS:
+        assert s.subtotals[kind] == sum(i.points for i in s.items if i.kind == kind)
+
+
+@given(deals, st.booleans())
+def test_items_are_well_formed(five: list[Card], crib: bool) -> None:
+    hand, starter = split(five)
+    s = score_show(hand, starter, crib)
+    order = [KINDS.index(i.kind) for i in s.items]
+    assert order == sorted(order)  # spoken order
+    for i in s.items:
+        assert set(i.cards) <= set(five)
+        assert len(set(i.cards)) == len(i.cards)
+        if i.kind == "fifteen":
+            assert i.points == 2 and sum(c.value for c in i.cards) == 15
+        elif i.kind == "pair":
+            assert i.points == 2 and len(i.cards) == 2 and i.cards[0].rank == i.cards[1].rank
+        elif i.kind == "run":
+            assert i.points == len(i.cards) >= 3
+        elif i.kind == "flush":
+            assert (i.points, len(i.cards)) in {(4, 4), (5, 5)}
+        elif i.kind == "nobs":
+            assert i.points == 1 and i.cards[0].rank == 11 and i.cards[0] != starter
+    # no scoring combination is listed twice
+    assert len(item_set(s)) == len(s.items)
+
+
+@given(deals, st.booleans(), st.permutations(range(4)))
+def test_hand_order_does_not_matter(five: list[Card], crib: bool, perm: list[int]) -> None:
+    hand, starter = split(five)
+    a = score_show(hand, starter, crib)
+    b = score_show(tuple(hand[i] for i in perm), starter, crib)
+    assert a.total == b.total
+    assert a.subtotals == b.subtotals
+    assert item_set(a) == item_set(b)
+    assert a.call == b.call
+
+
+@given(deals)
+def test_crib_never_beats_the_hand(five: list[Card]) -> None:
+    hand, starter = split(five)
+    h = score_show(hand, starter, False)
+    c = score_show(hand, starter, True)
+    assert c.total <= h.total
+    # they differ only by the four-card flush, which the crib does not score
+    four_flush = len({x.suit for x in hand}) == 1 and starter.suit != hand[0].suit
+    assert h.total - c.total == (4 if four_flush else 0)
+    assert h.total - show_total(hand, starter, True) == (4 if four_flush else 0)
+
+
+@given(deals, st.booleans())
+def test_total_is_possible(five: list[Card], crib: bool) -> None:
+    hand, starter = split(five)
+    total = score_show(hand, starter, crib).total
+    assert 0 <= total <= 29
+    assert total not in IMPOSSIBLE
+
+
+@given(deals, st.booleans())
+def test_agrees_with_reference(five: list[Card], crib: bool) -> None:
+    hand, starter = split(five)
+    s = score_show(hand, starter, crib)
+    ref = reference(hand, starter, crib)
+    assert item_set(s) == Counter(ref)
+    assert s.total == sum(p for _, _, p in ref)
+    assert reference_total_fast(hand, starter, crib) == s.total  # the two oracles agree
+    assert show_total(hand, starter, crib) == s.total
+
+
+@given(deals, st.booleans())
+def test_call_ends_with_the_total(five: list[Card], crib: bool) -> None:
+    from service.core.show import NUMBER_WORDS
+
+    hand, starter = split(five)
+    s = score_show(hand, starter, crib)
+    if s.total:
+        assert s.call.endswith(NUMBER_WORDS[s.total])
+        # one "fifteen N" per fifteen, counting up by two
+        n = s.subtotals["fifteen"] // 2
+        for k in range(1, n + 1):
+            assert f"fifteen {NUMBER_WORDS[2 * k]}" in s.call
+
+
+# ---------------------------------------------------------------------------
+# Exhaustive where cheap.
+
+
+def _deal_for(ranks: tuple[int, ...]) -> list[Card]:
+    """Concrete distinct cards for a rank multiset (suit = occurrence index)."""
+    seen: Counter = Counter()
+    out = []
+    for r in ranks:
+        out.append(Card.from_rank_suit(r, seen[r]))
+        seen[r] += 1
+    return out
+
+
+def test_every_rank_multiset_against_reference() -> None:
+    """All 6,175 five-card rank multisets (five of a kind cannot be dealt);
+    each card in turn as the starter for the fast total."""
+    n = 0
+    for ranks in combinations_with_replacement(range(1, 14), 5):
+        if ranks[0] == ranks[4]:
+            continue
+        n += 1
+        five = _deal_for(ranks)
+        expected_rank_points = reference_rank_points(ranks)
+        for k in range(5):
+            hand = tuple(five[:k] + five[k + 1:])
+            starter = five[k]
+            for crib in (False, True):
+                assert show_total(hand, starter, crib) == reference_total_fast(hand, starter, crib), (
+                    [str(c) for c in hand], str(starter), crib
+                )
+        s = score_show(tuple(five[:4]), five[4])
+        assert s.subtotals["fifteen"] + s.subtotals["pair"] + s.subtotals["run"] == expected_rank_points, ranks
+        assert Counter(reference(tuple(five[:4]), five[4], False)) == item_set(s), ranks
+    assert n == 6175
+
+
+def test_every_four_card_flush_with_every_starter() -> None:
+    """All 4 x C(13, 4) one-suit hands with each of the 48 starters, hand and
+    crib: total against the reference (flush and nobs are where suits matter)."""
+    from itertools import combinations
+
+    n = 0
+    for suit in range(4):
+        for ranks in combinations(range(1, 14), 4):
+            hand = tuple(Card.from_rank_suit(r, suit) for r in ranks)
+            for starter in CARDS:
+                if starter in hand:
+                    continue
+                n += 1
+                for crib in (False, True):
+                    assert show_total(hand, starter, crib) == reference_total_fast(hand, starter, crib)
+    assert n == 4 * 715 * 48
