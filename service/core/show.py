@@ -238,7 +238,7 @@ def _runs_phrase(items: Sequence[ScoringItem]) -> str:
 
 def _call(score: ShowScore) -> str:
     if score.total == 0:
-        return "nineteen: no points"
+        return "no points"  # not "nineteen": that table joke reads as a claim of 19
     parts: list[str] = []
     running = 0
     by_kind = {k: [i for i in score.items if i.kind == k] for k in KINDS}
