@@ -1,0 +1,114 @@
+"""The WSGI application: ``service.app:app``.
+
+:func:`create_app` wires the thin HTTP layer (:mod:`service.http`) around the
+rules core (:mod:`service.core`): parse and validate with marshmallow, call the
+core, serialise with orjson.  Every error is ``application/problem+json``.
+
+Configuration (environment, read when the app is created):
+
+``CRIBBAGE_MAX_BODY_BYTES``
+    largest request body accepted, default 65536; larger is 413.
+``CRIBBAGE_OPENAPI``
+    path of ``openapi.yaml`` when not at the repository root.
+``CRIBBAGE_LOG_LEVEL``
+    ``debug``, ``info`` (default), ``warning`` or ``error``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+import falcon
+import structlog
+
+from service.core.errors import CribbageError
+
+from .http import media
+from .http.middleware import REQUEST_ID_HEADER, BodyLimit, RequestContext
+from .http.problems import ProblemError, from_core_error, render_problem
+from .http.resources import hands, meta
+
+DEFAULT_MAX_BODY_BYTES = 64 * 1024
+
+log = structlog.get_logger("service.app")
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = int(raw)
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {raw!r}")
+    return value
+
+
+def configure_logging() -> None:
+    """JSON lines on stderr, once per process (a no-op if structlog is set up)."""
+    if structlog.is_configured():
+        return
+    level = getattr(logging, os.environ.get("CRIBBAGE_LOG_LEVEL", "info").upper(), logging.INFO)
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+
+
+def _core_error(req: falcon.Request, resp: falcon.Response, ex: CribbageError, params: dict) -> None:
+    raise from_core_error(ex)
+
+
+def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception, params: dict) -> None:
+    log.error(
+        "unhandled exception",
+        request_id=getattr(req.context, "request_id", None),
+        method=req.method,
+        path=req.path,
+        exc_info=ex,
+    )
+    raise ProblemError(
+        500,
+        "internal-error",
+        "Internal server error",
+        "the server failed to answer this request; quote the request id when reporting it",
+    )
+
+
+def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True) -> falcon.App:
+    """Build the falcon application.  Arguments override the environment."""
+    configure_logging()
+    limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
+    app = falcon.App(
+        middleware=[
+            RequestContext(collect_metrics=collect_metrics),
+            falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER]),
+            BodyLimit(limit),
+        ],
+    )
+    media.install(app)
+    app.set_error_serializer(render_problem)
+    app.add_error_handler(Exception, _unexpected_error)
+    app.add_error_handler(CribbageError, _core_error)
+
+    app.add_route("/healthz", meta.Health())
+    app.add_route("/openapi.yaml", meta.OpenAPIDocument())
+    app.add_route("/docs", meta.Docs())
+    app.add_static_route("/docs/static", meta.swagger_ui_dir())
+    app.add_route("/metrics", meta.Metrics())
+
+    app.add_route("/v1/hands/score", hands.HandScore())
+    # Later areas: app.add_route("/v1/pegging/...", pegging.X()), ...
+    return app
+
+
+app = create_app()

@@ -1,0 +1,176 @@
+"""RFC 9457 problem details (``application/problem+json``) for every error.
+
+Every error response of the service, whether raised here, by the rules core
+or by falcon itself (404, 405, 413, 415), has the body::
+
+    {"type": "https://cribbage.example/problems/invalid-request",
+     "title": "The request is invalid", "status": 422,
+     "detail": "/cards/2: 'XX' is not a card: ...",
+     "instance": "/v1/hands/score", "request_id": "...",
+     "errors": [{"field": "/cards/2", "reason": "'XX' is not a card: ..."}]}
+
+``errors`` is always present (possibly empty); each ``field`` is a JSON pointer
+(RFC 6901) into the request body, ``""`` meaning the body as a whole.  Rule
+violations (:class:`service.core.errors.IllegalError`) add ``rule`` and
+``legal``.
+
+Status codes: 400 the body is not JSON / not a JSON object / empty; 404, 405;
+413 body over the limit; 415 not JSON; 422 JSON that breaks the schema or the
+rules (unknown card, wrong count, a card twice, an illegal move); 500 a bug.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+import falcon
+import orjson
+
+from service.core.errors import CribbageError, IllegalError
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://cribbage.example/problems/"
+
+# Slug and title per status for errors that carry no slug of their own
+# (falcon's built-in errors).
+_STATUS_PROBLEMS: dict[int, tuple[str, str]] = {
+    400: ("bad-request", "Bad request"),
+    404: ("not-found", "Not found"),
+    405: ("method-not-allowed", "Method not allowed"),
+    406: ("not-acceptable", "Not acceptable"),
+    411: ("length-required", "Length required"),
+    413: ("content-too-large", "Content too large"),
+    414: ("uri-too-long", "URI too long"),
+    415: ("unsupported-media-type", "Unsupported media type"),
+    422: ("invalid-request", "The request is invalid"),
+    500: ("internal-error", "Internal server error"),
+}
+
+
+def problem_type(slug: str) -> str:
+    """The ``type`` URI of a problem slug (``"about:blank"`` stays as is)."""
+    return slug if slug == "about:blank" else PROBLEM_BASE + slug
+
+
+def json_pointer(*parts: Any) -> str:
+    """RFC 6901 pointer from path parts: ``json_pointer("cards", 2) == "/cards/2"``.
+
+    >>> json_pointer("cards", 2), json_pointer(), json_pointer("a/b~c")
+    ('/cards/2', '', '/a~1b~0c')
+    """
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def core_field(field: str | None) -> str:
+    """Turn a core ``field`` (``"cards/2"`` or ``"/cards/2"``) into a JSON pointer."""
+    if not field:
+        return ""
+    return field if field.startswith("/") else "/" + field
+
+
+class ProblemError(falcon.HTTPError):
+    """An HTTP error rendered as problem+json.
+
+    ``errors`` is a list of ``{"field": <JSON pointer>, "reason": <text>}``;
+    extra keyword arguments become extension members of the body.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        slug: str,
+        title: str,
+        detail: str | None = None,
+        *,
+        errors: Iterable[Mapping[str, str]] = (),
+        headers: Mapping[str, str] | None = None,
+        **extensions: Any,
+    ) -> None:
+        super().__init__(status, title=title, description=detail, headers=headers)
+        self.slug = slug
+        self.errors = [dict(e) for e in errors]
+        self.extensions = extensions
+
+
+def field_errors_detail(errors: list[dict[str, str]]) -> str:
+    """One line naming every bad field, for ``detail``."""
+    return "; ".join(f"{e['field'] or '(body)'}: {e['reason']}" for e in errors)
+
+
+def invalid_request(errors: list[dict[str, str]], **extensions: Any) -> ProblemError:
+    """422: JSON that the schema or the rules reject, naming each bad field."""
+    return ProblemError(
+        422,
+        "invalid-request",
+        "The request is invalid",
+        field_errors_detail(errors),
+        errors=errors,
+        **extensions,
+    )
+
+
+def from_core_error(err: CribbageError, field: str | None = None) -> ProblemError:
+    """Map a rules-core error to a 422 problem.
+
+    ``field`` overrides the error's own (the HTTP layer often knows better
+    where in the request a bad card came from).
+    """
+    pointer = field if field is not None else core_field(err.field)
+    errors = [{"field": pointer, "reason": err.message}]
+    if isinstance(err, IllegalError):
+        return ProblemError(
+            422,
+            "rule-violation",
+            "Not allowed by the rules",
+            err.message,
+            errors=errors,
+            rule=err.rule,
+            legal=[str(x) for x in err.legal],
+        )
+    return invalid_request(errors)
+
+
+def problem_body(req: falcon.Request, exc: falcon.HTTPError) -> dict[str, Any]:
+    """The problem document for any falcon HTTP error."""
+    status = exc.status_code
+    errors: list[dict[str, str]] = []
+    extensions: dict[str, Any] = {}
+    if isinstance(exc, ProblemError):
+        slug, title, detail = exc.slug, exc.title, exc.description
+        errors, extensions = exc.errors, exc.extensions
+    elif isinstance(exc, falcon.MediaNotFoundError):
+        slug, title = "empty-body", "The request body is empty"
+        detail = "send a JSON object"
+        errors = [{"field": "", "reason": "the body is empty; send a JSON object"}]
+    elif isinstance(exc, falcon.MediaMalformedError):
+        slug, title = "malformed-json", "The request body is not valid JSON"
+        cause = exc.__cause__
+        detail = f"could not parse the body as JSON: {cause}" if cause else "could not parse the body as JSON"
+        errors = [{"field": "", "reason": detail}]
+    else:
+        slug, title = _STATUS_PROBLEMS.get(status, ("about:blank", exc.title or ""))
+        detail = exc.description
+        if detail is None and status == 404:
+            detail = f"there is no resource at {req.path}"
+        elif detail is None and status == 405:
+            allow = (exc.headers or {}).get("Allow")
+            detail = f"{req.method} is not allowed here; allowed: {allow}" if allow else None
+    body: dict[str, Any] = {
+        "type": problem_type(slug),
+        "title": title,
+        "status": status,
+        "detail": detail or title,
+        "instance": req.path,
+    }
+    request_id = getattr(req.context, "request_id", None)
+    if request_id:
+        body["request_id"] = request_id
+    body["errors"] = errors
+    body.update(extensions)
+    return body
+
+
+def render_problem(req: falcon.Request, resp: falcon.Response, exc: falcon.HTTPError) -> None:
+    """Falcon error serializer: always problem+json, whatever the Accept header."""
+    resp.content_type = PROBLEM_JSON
+    resp.data = orjson.dumps(problem_body(req, exc), option=orjson.OPT_NON_STR_KEYS)
