@@ -34,11 +34,12 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         for s, h in enumerate(data["hands"])
     ]
     data["crib"] = [c if over or c in own_discards else None for c in data["crib"]]
-    data["log"] = [_redact(e, seat) for e in data["log"]]
+    data["log"] = [redact_event(e, seat) for e in data["log"]]
     return data
 
 
-def _redact(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def redact_event(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log or event record as ``seat`` may see it: others' discards hidden."""
     if entry["type"] == "discard" and entry.get("seat") != seat:
         return {**entry, "cards": [None] * len(entry.get("cards", ()))}
     return entry
