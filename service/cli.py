@@ -106,8 +106,12 @@ def _cmd_distribution(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     argv = ["gunicorn", "-c", str(GUNICORN_CONF), "service.app:app"]
+    # Prefer the gunicorn installed beside this Python (the virtualenv's), so
+    # `serve` works even when that bin directory is not on PATH.
+    local = Path(sys.executable).parent / "gunicorn"
+    program = str(local) if local.exists() else "gunicorn"
     try:
-        os.execvp("gunicorn", argv)
+        os.execvp(program, argv)
     except OSError as exc:  # gunicorn not installed or not on PATH
         print(f"cribbage-service serve: cannot run gunicorn: {exc}", file=sys.stderr)
         return 1
