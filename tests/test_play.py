@@ -333,14 +333,14 @@ def test_31_resets_and_the_other_player_leads():
 
 
 def test_pairs_and_runs_do_not_carry_into_the_next_count():
-    # count 1: K Q J A = 31; count 2 starts with the 2, then A? The A of count 1
-    # is gone: 2 then 3 is no run, 2 then 2 of the old count is no pair.
+    # Count 1: K Q J A = 31 (no run: Q K A does not wrap).  In count 2, 2 3 4
+    # is a run of 3 only (the A of count 1 no longer counts, else it would be 4).
     play, events = run(2, 0, "0:KS 1:QH 0:JD 1:AC 0:2S 1:3H 0:4D")
     assert table(events)[3] == Counter({(1, "thirty_one", 2): 1})
     assert table(events)[4:] == expect([], [], [(0, "run", 3)])  # 2 3 4 of the new count only
     play, events = run(2, 0, "0:KS 1:QH 0:9D 1:2C 0:2S")
     assert table(events)[3] == Counter({(1, "thirty_one", 2): 1})
-    assert table(events)[4] == Counter()  # 2S leads a new count: no pair with 2C
+    assert table(events)[4] == Counter()  # K Q 9 2 = 31; 2S leads anew: no pair with 2C
 
 
 def test_go_point_goes_to_the_last_player_not_the_one_who_says_go():
@@ -351,11 +351,11 @@ def test_go_point_goes_to_the_last_player_not_the_one_who_says_go():
     assert events[-1].reset and play.turn == 1  # the one who said go leads
 
 
-def test_go_when_the_other_seat_is_out_of_cards():
+def test_go_and_a_new_count_led_by_the_seat_that_said_go():
     # Seat 0: 2S 3S KD KS; seat 1: TH 5H 6H 4C.
     # 2 (2), T (12), 3 (15: fifteen), 5 (20), K (30), 6? 36 no -> seat 1 go;
-    # seat 0 holds KS only: go -> seat 0 scores the go.  Seat 1 leads 6H (6),
-    # seat 0 KS (16), seat 1 4C (20) last card.
+    # seat 0 holds KS only: go -> seat 0 scores the go.  Seat 1 (who said go)
+    # leads 6H (6), seat 0 KS (16), seat 1 4C (20) last card.
     play, events = run(2, 0, "0:2S 1:TH 0:3S 1:5H 0:KD 1:go 0:go 1:6H 0:KS 1:4C")
     assert table(events) == expect(
         [], [], [(0, "fifteen", 2)], [], [], [], [(0, "go", 1)], [], [], [(1, "last_card", 1)])
