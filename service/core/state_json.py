@@ -99,13 +99,29 @@ def from_json(data: Any) -> GameState:
         raise MalformedError(f"the state is not a game state: {exc}", field="state") from None
 
 
+_STATE_KEYS = {"version", "options", "phase", "hand", "dealer", "first_dealer", "to_act", "scores",
+               "hands", "crib", "starter", "deck", "play", "shown", "result", "log"}
+_PLAY_KEYS = {"turn", "count", "count_cards", "passed", "last_player", "played"}
+
+
+def _no_unknown_keys(data: dict[str, Any], known: set[str], where: str) -> None:
+    for key in data:
+        if key not in known:
+            raise MalformedError(f"unknown field {key!r}", field=f"{where}/{key}")
+
+
 def _from_json(data: Any) -> GameState:
     r = _Reader(data)
+    _no_unknown_keys(data, _STATE_KEYS, "state")
     version = r.get("version", int)
     if version != VERSION:
         raise MalformedError(f"unknown state version {version}; this service reads version {VERSION}",
                              field="state/version")
-    options = GameOptions.from_json(r.get("options", dict))
+    try:
+        options = GameOptions.from_json(r.get("options", dict))
+    except MalformedError as exc:
+        exc.field = f"state/{exc.field}"
+        raise
     n = options.players
     phase = r.get("phase", str)
     if phase not in PHASES:
@@ -231,6 +247,7 @@ def _check_sizes(options: GameOptions, phase: str, hands: tuple[tuple[Card, ...]
 def _read_play(raw: dict[str, Any], options: GameOptions, hands: tuple[tuple[Card, ...], ...],
                phase: str) -> Play:
     r = _Reader(raw)
+    _no_unknown_keys(raw, _PLAY_KEYS, "state/play")
     n = options.players
     turn = r.seat("turn", n, nullable=True)
     played = _cards(r.get("played", list), "state/play/played")
