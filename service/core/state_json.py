@@ -117,8 +117,9 @@ def _from_json(data: Any) -> GameState:
     if version != VERSION:
         raise MalformedError(f"unknown state version {version}; this service reads version {VERSION}",
                              field="state/version")
+    raw_options = r.get("options", dict)
     try:
-        options = GameOptions.from_json(r.get("options", dict))
+        options = GameOptions.from_json(raw_options)
     except MalformedError as exc:
         exc.field = f"state/{exc.field}"
         raise
