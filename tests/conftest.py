@@ -1,0 +1,43 @@
+"""Shared fixtures for the HTTP tests."""
+
+from __future__ import annotations
+
+import pathlib
+
+import falcon
+import falcon.testing
+import pytest
+
+# The schemathesis hooks (filter_case) are global: load them once for every test.
+import schemathesis_hooks  # noqa: F401  (tests/ is on sys.path: rootdir-less conftest)
+
+from service.app import create_app
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def app() -> falcon.App:
+    return create_app()
+
+
+@pytest.fixture()
+def client(app: falcon.App) -> falcon.testing.TestClient:
+    return falcon.testing.TestClient(app)
+
+
+def problem(result: falcon.testing.Result, status: int) -> dict:
+    """Assert ``result`` is an RFC 9457 problem with ``status``; return its body."""
+    assert result.status_code == status, result.text
+    assert result.headers["content-type"] == "application/problem+json"
+    body = result.json
+    for key in ("type", "title", "status", "detail", "instance", "errors"):
+        assert key in body, key
+    assert body["status"] == status
+    assert body["type"].startswith("https://cribbage.example/problems/")
+    assert body["request_id"] == result.headers["x-request-id"]
+    return body
+
+
+def fields(body: dict) -> list[str]:
+    return [e["field"] for e in body["errors"]]

@@ -1,0 +1,290 @@
+"""What every endpoint shares: errors, limits, request id, health, docs, the spec."""
+
+from __future__ import annotations
+
+import io
+
+import falcon
+import falcon.testing
+import pytest
+import yaml
+from conftest import ROOT, fields, problem
+from openapi_spec_validator import validate
+
+from service.app import create_app
+from service.http.schemas import CARD_PATTERN
+
+URL = "/v1/hands/score"
+GOOD = b'{"cards": ["5H","5C","5S","JD"], "starter": "5D"}'
+
+
+# --- health, spec, docs -------------------------------------------------------
+
+
+def test_healthz(client):
+    r = client.simulate_get("/healthz")
+    assert r.status_code == 200
+    assert r.json == {"status": "ok"}
+    assert r.headers["content-type"] == "application/json"
+    assert r.headers["x-request-id"]
+
+
+def test_openapi_yaml_is_served_and_valid(client):
+    r = client.simulate_get("/openapi.yaml")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/yaml")
+    assert r.content == (ROOT / "openapi.yaml").read_bytes()
+    spec = yaml.safe_load(r.text)
+    validate(spec)
+    assert spec["openapi"] == "3.1.0"
+
+
+def test_openapi_documents_every_route(app):
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    for path, method in [("/v1/hands/score", "post"), ("/healthz", "get"), ("/openapi.yaml", "get"),
+                         ("/docs", "get"), ("/metrics", "get")]:
+        operation = spec["paths"][path][method]
+        for status in ("405", "500"):
+            assert status in operation["responses"], (path, status)
+    statuses = spec["paths"]["/v1/hands/score"]["post"]["responses"]
+    assert {"200", "400", "405", "413", "415", "422", "500"} <= set(statuses)
+
+
+def test_card_pattern_matches_the_schema_field():
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    assert spec["components"]["schemas"]["Card"]["pattern"] == CARD_PATTERN
+
+
+def test_openapi_examples_score_as_documented(client):
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    operation = spec["paths"]["/v1/hands/score"]["post"]
+    requests = operation["requestBody"]["content"]["application/json"]["examples"]
+    responses = operation["responses"]["200"]["content"]["application/json"]["examples"]
+    assert {"twentyNine", "doubleRun", "cribFlush"} <= set(responses)
+    for name, example in requests.items():
+        r = client.simulate_post(URL, json=example["value"])
+        assert r.status_code == 200, (name, r.text)
+        if name in responses:
+            assert r.json == responses[name]["value"], name
+
+
+def test_docs_page_works_offline(client):
+    r = client.simulate_get("/docs")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    html = r.text
+    assert 'url: "/openapi.yaml"' in html
+    assert "http://" not in html and "https://" not in html  # nothing from the internet
+    for asset in ("/docs/static/swagger-ui-bundle.js", "/docs/static/swagger-ui.css",
+                  "/docs/static/swagger-ui-standalone-preset.js"):
+        assert asset in html
+        a = client.simulate_get(asset)
+        assert a.status_code == 200, asset
+        assert len(a.content) > 1000
+
+
+def test_docs_swagger_ui_supports_openapi_31():
+    from service.http.resources.meta import swagger_ui_dir
+
+    # Swagger UI 4.x (the original swagger-ui-bundle) refuses `openapi: 3.1.0`.
+    name = swagger_ui_dir().name  # e.g. swagger-ui-5.31.0
+    assert name.startswith("swagger-ui-")
+    assert int(name.removeprefix("swagger-ui-").split(".")[0]) >= 5
+
+
+def test_metrics(client):
+    client.simulate_get("/healthz")
+    r = client.simulate_get("/metrics")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/plain")
+    assert 'cribbage_http_requests_total{method="GET",route="/healthz",status="200"}' in r.text
+    assert "cribbage_http_request_duration_seconds_bucket" in r.text
+
+
+# --- errors are problem+json ----------------------------------------------------
+
+
+def test_404_is_a_problem(client):
+    body = problem(client.simulate_get("/no/such/thing"), 404)
+    assert body["type"] == "https://cribbage.example/problems/not-found"
+    assert body["instance"] == "/no/such/thing"
+    assert body["errors"] == []
+
+
+def test_404_under_static_is_a_problem(client):
+    problem(client.simulate_get("/docs/static/nope.js"), 404)
+
+
+@pytest.mark.parametrize(("method", "path"), [("DELETE", URL), ("PUT", URL), ("POST", "/healthz"), ("PATCH", "/docs")])
+def test_405_is_a_problem_with_allow(client, method, path):
+    r = client.simulate_request(method, path)
+    body = problem(r, 405)
+    assert body["type"] == "https://cribbage.example/problems/method-not-allowed"
+    assert r.headers["allow"]
+    assert method in body["detail"]
+
+
+def test_problem_ignores_accept(client):
+    r = client.simulate_get("/nope", headers={"Accept": "application/xml"})
+    problem(r, 404)
+
+
+def test_unexpected_exception_is_a_500_problem_without_traceback():
+    app = create_app()
+
+    class Boom:
+        def on_get(self, req, resp):
+            raise RuntimeError("secret internals")
+
+    app.add_route("/boom", Boom())
+    r = falcon.testing.TestClient(app).simulate_get("/boom")
+    body = problem(r, 500)
+    assert body["type"] == "https://cribbage.example/problems/internal-error"
+    assert "secret" not in r.text and "Traceback" not in r.text
+
+
+def test_core_illegal_error_is_422_with_rule_and_legal():
+    from service.core.errors import IllegalError
+
+    app = create_app()
+
+    class Renege:
+        def on_post(self, req, resp):
+            raise IllegalError("you can play 5H", rule="go_while_able", legal=["5H", "AC"], field="cards/0")
+
+    app.add_route("/renege", Renege())
+    r = falcon.testing.TestClient(app).simulate_post("/renege", json={})
+    body = problem(r, 422)
+    assert body["type"] == "https://cribbage.example/problems/rule-violation"
+    assert body["rule"] == "go_while_able"
+    assert body["legal"] == ["5H", "AC"]
+    assert body["errors"] == [{"field": "/cards/0", "reason": "you can play 5H"}]
+
+
+def test_core_malformed_error_is_422_naming_the_field():
+    from service.core.errors import MalformedError
+
+    app = create_app()
+
+    class Bad:
+        def on_post(self, req, resp):
+            raise MalformedError("a hand has 4 cards", field="cards")
+
+    app.add_route("/bad", Bad())
+    body = problem(falcon.testing.TestClient(app).simulate_post("/bad", json={}), 422)
+    assert body["type"] == "https://cribbage.example/problems/invalid-request"
+    assert fields(body) == ["/cards"]
+
+
+def test_invalid_content_length_is_400(app):
+    # wsgiref's validator (used by TestClient) refuses such a request: call the app directly.
+    env = falcon.testing.create_environ(URL, method="POST", body=GOOD,
+                                        headers={"Content-Type": "application/json"})
+    env["CONTENT_LENGTH"] = "abc"
+    seen = {}
+
+    def start_response(status, headers, exc_info=None):
+        seen["status"], seen["headers"] = status, dict((k.lower(), v) for k, v in headers)
+
+    body = b"".join(app(env, start_response))
+    assert seen["status"].startswith("400")
+    assert seen["headers"]["content-type"] == "application/problem+json"
+    assert seen["headers"]["x-request-id"]
+    assert b"Content-Length" in body
+
+
+# --- request id -------------------------------------------------------------------
+
+
+def test_request_id_is_echoed(client):
+    r = client.simulate_get("/healthz", headers={"X-Request-ID": "abc-123.x"})
+    assert r.headers["x-request-id"] == "abc-123.x"
+
+
+@pytest.mark.parametrize("bad", ["", " ", "a" * 200, "bad id", "ünïcode", "-leading-dash"])
+def test_insane_request_id_is_replaced(client, bad):
+    r = client.simulate_get("/healthz", headers={"X-Request-ID": bad})
+    rid = r.headers["x-request-id"]
+    assert rid != bad and len(rid) == 32
+
+
+def test_request_id_on_errors_and_in_the_problem(client):
+    r = client.simulate_post(URL, body=b"{", headers={"X-Request-ID": "trace-7", "Content-Type": "application/json"})
+    body = problem(r, 400)
+    assert r.headers["x-request-id"] == "trace-7" == body["request_id"]
+
+
+def test_request_ids_are_unique(client):
+    ids = {client.simulate_get("/healthz").headers["x-request-id"] for _ in range(20)}
+    assert len(ids) == 20
+
+
+def test_cors(client):
+    r = client.simulate_post(URL, body=GOOD, headers={"Origin": "https://example.org",
+                                                      "Content-Type": "application/json"})
+    assert r.status_code == 200
+    assert r.headers["access-control-allow-origin"] == "*"
+    assert "x-request-id" in r.headers["access-control-expose-headers"].lower()
+    pre = client.simulate_options(URL, headers={"Origin": "https://example.org",
+                                                "Access-Control-Request-Method": "POST"})
+    assert pre.status_code == 200
+    assert "POST" in pre.headers["access-control-allow-methods"]
+
+
+# --- body size limit ----------------------------------------------------------------
+
+
+def test_413_from_content_length(client):
+    big = b'{"pad": "' + b"x" * 70_000 + b'"}'
+    body = problem(client.simulate_post(URL, body=big, headers={"Content-Type": "application/json"}), 413)
+    assert body["type"] == "https://cribbage.example/problems/content-too-large"
+    assert "65536" in body["detail"]
+
+
+class _Trickle(io.RawIOBase):
+    """A body without a length: yields ``total`` bytes in small reads, counting them."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        n = len(self.data) - self.pos if n is None or n < 0 else min(n, 1000)
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += len(chunk)
+        return chunk
+
+
+def _chunked(client, data: bytes):
+    stream = _Trickle(data)
+    result = client.simulate_post(
+        URL,
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        extras={"wsgi.input": stream, "CONTENT_LENGTH": ""},
+    )
+    return result, stream
+
+
+def test_413_for_chunked_body_without_length_reads_at_most_limit_plus_one(client):
+    data = b'{"pad": "' + b"x" * 1_000_000 + b'"}'
+    r, stream = _chunked(client, data)
+    body = problem(r, 413)
+    assert body["type"] == "https://cribbage.example/problems/content-too-large"
+    assert stream.pos == 65536 + 1
+
+
+def test_small_chunked_body_is_read(client):
+    r, _ = _chunked(client, GOOD)
+    assert r.status_code == 200, r.text
+    assert r.json["total"] == 29
+
+
+def test_limit_is_configurable(monkeypatch):
+    monkeypatch.setenv("CRIBBAGE_MAX_BODY_BYTES", "40")
+    c = falcon.testing.TestClient(create_app())
+    problem(c.simulate_post(URL, body=GOOD, headers={"Content-Type": "application/json"}), 413)
+    c = falcon.testing.TestClient(create_app(max_body_bytes=len(GOOD)))
+    assert c.simulate_post(URL, body=GOOD, headers={"Content-Type": "application/json"}).status_code == 200
