@@ -1,0 +1,411 @@
+"""The play (pegging), property-based: random deals played out by random legal
+choices, checked against invariants and against a small reference referee
+written from RULES.md ("The play") independently of ``service/core/play.py``.
+
+Reference rules (RULES.md and the core's stated design decisions):
+
+* the card that makes it scores: count 15 -> 2, count 31 -> 2; the last n >= 2
+  cards of one rank -> n(n-1) (2, 6, 12); the longest tail of k >= 3 cards of
+  the count whose sorted ranks are k consecutive ranks -> k;
+* a seat to act that holds a card that fits must play (under tournament rules it
+  may say go once the count has begun, and the next seat pegs 2 per card that
+  fit); go is an explicit action, also for the seat that laid the last card;
+* turn passes clockwise to the next seat holding cards that has not said go in
+  this count; when there is none, or the count is 31, the count ends: the seat
+  that laid its last card pegs 1 (``last_card`` if no cards are left anywhere,
+  else ``go``) unless the count is 31; the next count is led by the first seat
+  after that one still holding cards.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.core.cards import CARDS, Card
+from service.core.errors import IllegalError
+from service.core.play import AnyCard, Go, Play, PlayCard, peg_scores, replay
+
+SETTINGS = settings(max_examples=200, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+GO_KINDS = {"go", "last_card", "thirty_one"}
+
+
+# -- reference scoring of one card ---------------------------------------------
+
+
+def ref_peg(count_cards) -> Counter:
+    """(kind, points, cards) of what the last card scores, from RULES.md."""
+    out: Counter = Counter()
+    total = sum(min(c.rank, 10) for c in count_cards)
+    if total == 15:
+        out[("fifteen", 2, tuple(count_cards))] += 1
+    if total == 31:
+        out[("thirty_one", 2, tuple(count_cards))] += 1
+    n = 0
+    for c in reversed(count_cards):
+        if c.rank != count_cards[-1].rank:
+            break
+        n += 1
+    if n >= 2:
+        kind = {2: "pair", 3: "pair_royal", 4: "double_pair_royal"}[n]
+        out[(kind, n * (n - 1), tuple(count_cards[-n:]))] += 1
+    for k in range(len(count_cards), 2, -1):
+        ranks = sorted(c.rank for c in count_cards[-k:])
+        if ranks == list(range(ranks[0], ranks[0] + k)):
+            out[("run", k, tuple(count_cards[-k:]))] += 1
+            break
+    return out
+
+
+def core_peg(count_cards, seat=0) -> Counter:
+    got = peg_scores(list(count_cards), seat)
+    assert all(s.seat == seat for s in got)
+    return Counter((s.kind, s.points, tuple(s.cards)) for s in got)
+
+
+def _rank_sequences(max_len: int):
+    """Every sequence of ranks (at most 4 of a rank) with total value <= 31."""
+    def extend(seq, total, used):
+        if seq:
+            yield seq
+        if len(seq) == max_len:
+            return
+        for r in range(1, 14):
+            v = min(r, 10)
+            if used[r] < 4 and total + v <= 31:
+                used[r] += 1
+                yield from extend(seq + [r], total + v, used)
+                used[r] -= 1
+    yield from extend([], 0, Counter())
+
+
+def _cards_for(ranks) -> list[Card]:
+    seen: Counter = Counter()
+    out = []
+    for r in ranks:
+        out.append(Card.from_rank_suit(r, seen[r]))
+        seen[r] += 1
+    return out
+
+
+def test_peg_scores_exhaustive_up_to_four_cards():
+    """All 24,982 rank sequences of 1 to 4 cards (suits irrelevant)."""
+    n = 0
+    for ranks in _rank_sequences(4):
+        cc = _cards_for(ranks)
+        assert core_peg(cc) == ref_peg(cc), [str(c) for c in cc]
+        n += 1
+    assert n == 24_982
+
+
+@pytest.mark.slow
+def test_peg_scores_exhaustive_five_cards():
+    """All 157,605 rank sequences of exactly 5 cards within 31 (about 10 s)."""
+    n = 0
+    for ranks in _rank_sequences(5):
+        if len(ranks) == 5:
+            cc = _cards_for(ranks)
+            assert core_peg(cc) == ref_peg(cc), [str(c) for c in cc]
+            n += 1
+    assert n == 157_605
+
+
+@st.composite
+def count_sequences(draw):
+    """A random sequence of distinct cards whose total stays within 31, biased
+    towards low cards so long counts (runs, pairs) are common."""
+    deck = list(CARDS)
+    low = [c for c in deck if c.rank <= 5]
+    seq: list[Card] = []
+    total = 0
+    while True:
+        pool = [c for c in (low if draw(st.booleans()) else deck)
+                if c not in seq and total + c.value <= 31]
+        if not pool or (seq and draw(st.integers(0, 9)) == 0):
+            break
+        c = draw(st.sampled_from(pool))
+        seq.append(c)
+        total += c.value
+    return seq
+
+
+@SETTINGS
+@given(count_sequences(), st.integers(0, 3))
+def test_peg_scores_against_reference(seq, seat):
+    assert core_peg(seq, seat) == ref_peg(seq)
+
+
+# -- reference referee -----------------------------------------------------------
+
+
+class Referee:
+    """The play from RULES.md, on known hands."""
+
+    def __init__(self, players, pone, hands, tournament=False):
+        self.n = players
+        self.hands = [list(h) for h in hands]
+        self.turn = pone
+        self.count: list[Card] = []
+        self.passed: set[int] = set()
+        self.last: int | None = None
+        self.scores = [0] * players
+        self.tournament = tournament
+
+    def total(self):
+        return sum(c.value for c in self.count)
+
+    def fits(self, seat):
+        return [c for c in self.hands[seat] if self.total() + c.value <= 31]
+
+    def legal(self):
+        if self.turn is None:
+            return set()
+        fits = self.fits(self.turn)
+        acts = {PlayCard(self.turn, c) for c in fits}
+        if not fits or (self.tournament and self.count):
+            acts.add(Go(self.turn))
+        return acts
+
+    def step(self, action) -> Counter:
+        seat = action.seat
+        got: Counter = Counter()
+        if isinstance(action, PlayCard):
+            self.count.append(action.card)
+            self.hands[seat].remove(action.card)
+            self.last = seat
+            for (kind, pts, _cards), k in ref_peg(self.count).items():
+                got[(seat, kind, pts)] += k
+        else:
+            fits = self.fits(seat)
+            if fits:  # a renege, tournament only
+                got[((seat + 1) % self.n, "renege", 2 * len(fits))] += 1
+            self.passed.add(seat)
+        nxt = None
+        if self.total() < 31:
+            for i in range(1, self.n + 1):
+                s = (seat + i) % self.n
+                if self.hands[s] and s not in self.passed:
+                    nxt = s
+                    break
+        if nxt is None:  # the count is over
+            if self.total() != 31:
+                kind = "go" if any(self.hands) else "last_card"
+                got[(self.last, kind, 1)] += 1
+            holders = [(self.last + i) % self.n for i in range(1, self.n + 1)
+                       if self.hands[(self.last + i) % self.n]]
+            nxt = holders[0] if holders else None
+            self.count, self.passed, self.last = [], set(), None
+        self.turn = nxt
+        for (s, _, pts), k in got.items():
+            self.scores[s] += pts * k
+        return got
+
+
+# -- random hands played out -------------------------------------------------------
+
+
+@st.composite
+def deals(draw, tournament=False):
+    players = draw(st.integers(2, 4))
+    deck = draw(st.permutations(CARDS))
+    hands = [list(deck[4 * i: 4 * i + 4]) for i in range(players)]
+    pone = draw(st.integers(0, players - 1))
+    return players, pone, hands
+
+
+def scored(event) -> Counter:
+    return Counter((s.seat, s.kind, s.points) for s in event.scores)
+
+
+def expected_rule(play: Play, seat: int, card: Card) -> str:
+    if card in play.played:
+        return "card_already_played"
+    if card not in play.held[seat]:
+        return "card_not_held"
+    return "count_over_31"
+
+
+def refusal(play: Play, action) -> IllegalError:
+    try:
+        play.check(action)
+    except IllegalError as err:
+        return err
+    raise AssertionError(f"{action} was not refused")
+
+
+def play_out(data, players, pone, hands, tournament):
+    """Play a hand by random legal choices, checking every step against the
+    referee; return the actions, events and final position."""
+    play = Play.start(players, pone, hands=hands, tournament=tournament)
+    ref = Referee(players, pone, hands, tournament)
+    actions, events = [], []
+    dealt = {c for h in hands for c in h}
+    while not play.hand_over:
+        seat = play.turn
+        assert ref.turn == seat
+        assert play.left[seat] > 0  # seats out of cards are skipped
+        legal = play.legal_actions()
+        assert len(set(legal)) == len(legal)
+        assert set(legal) == ref.legal()
+        for a in legal:
+            assert play.can(a), a
+        # every other card (the dealt ones and a few nobody holds) is refused
+        legal_cards = {a.card for a in legal if isinstance(a, PlayCard)}
+        probes = [c for h in hands for c in h] + [c for c in CARDS[::13] if c not in dealt]
+        for c in probes:
+            if c not in legal_cards:
+                err = refusal(play, PlayCard(seat, c))
+                assert err.rule == expected_rule(play, seat, c)
+                assert set(err.legal) == set(legal)
+        if Go(seat) not in legal:
+            err = refusal(play, Go(seat))
+            assert err.rule == "go_while_able"
+            assert err.legal == legal
+        for other in range(players):
+            if other != seat:
+                assert not play.can(Go(other))
+        action = data.draw(st.sampled_from(legal))
+        play, event = play.apply(action)
+        want = ref.step(action)
+        assert scored(event) == want, (action, event)
+        assert event.action == action
+        assert 0 <= event.count <= 31
+        assert 0 <= play.count <= 30
+        assert play.turn == ref.turn
+        assert list(play.scores) == ref.scores
+        actions.append(action)
+        events.append(event)
+    assert ref.turn is None and not any(ref.hands)
+    return actions, events, play
+
+
+def check_hand(players, hands, actions, events, play):
+    # the count never passes 31; a card laid at 31 is the count's last
+    for e in events:
+        assert 0 <= e.count <= 31
+        if e.count == 31:
+            assert e.reset
+    # each reset event carries exactly one of go 1, last_card 1, thirty_one 2;
+    # no other event carries any of them
+    for e in events:
+        kinds = [s for s in e.scores if s.kind in GO_KINDS]
+        if e.reset:
+            assert len(kinds) == 1, e
+            k = kinds[0]
+            assert (k.kind, k.points) in {("go", 1), ("last_card", 1), ("thirty_one", 2)}
+            assert (k.kind == "thirty_one") == (e.count == 31)
+        else:
+            assert kinds == [], e
+    # go / last card to whoever laid the last card of the count; 31 to its maker
+    last_layer = None
+    for a, e in zip(actions, events):
+        if isinstance(a, PlayCard):
+            last_layer = a.seat
+        for s in e.scores:
+            if s.kind in GO_KINDS:
+                assert s.seat == last_layer
+        if e.reset:
+            last_layer = None
+    # the hand ends exactly once, on the last event, with last_card or a 31
+    assert [e.hand_over for e in events] == [False] * (len(events) - 1) + [True]
+    final = [s.kind for s in events[-1].scores if s.kind in GO_KINDS]
+    assert final in (["last_card"], ["thirty_one"])
+    assert all(s.kind != "last_card" for e in events[:-1] for s in e.scores)
+    # per-event points add up to the position's scores
+    totals = [0] * players
+    for e in events:
+        for s in e.scores:
+            totals[s.seat] += s.points
+        assert e.points == sum(s.points for s in e.scores)
+    assert list(play.scores) == totals
+    # every one of the 4n cards played exactly once, each by its holder
+    dealt = [c for h in hands for c in h]
+    assert len(play.played) == 4 * players == len(set(play.played))
+    assert sorted(play.played) == sorted(dealt)
+    assert [a.card for a in actions if isinstance(a, PlayCard)] == list(play.played)
+    for a in actions:
+        if isinstance(a, PlayCard):
+            assert a.card in hands[a.seat]
+    assert play.left == (0,) * players and play.turn is None
+    if players == 4:
+        assert play.team_scores() == (totals[0] + totals[2], totals[1] + totals[3])
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_random_hands(deal, data):
+    players, pone, hands = deal
+    actions, events, play = play_out(data, players, pone, hands, tournament=False)
+    check_hand(players, hands, actions, events, play)
+
+    # The same actions without hands: same events, same scores.
+    blind = Play.start(players, pone)
+    for a in actions:
+        assert blind.can(a), a
+        legal = blind.legal_actions()
+        if isinstance(a, PlayCard):
+            assert AnyCard(a.seat, min(31 - blind.count, 10)) in legal
+        blind, _ = blind.apply(a)
+    blind_end, blind_events = replay(Play.start(players, pone), actions)
+    assert blind_end.scores == play.scores
+    assert [(scored(e), e.count, e.reset, e.hand_over) for e in blind_events] == \
+        [(scored(e), e.count, e.reset, e.hand_over) for e in events]
+    assert blind_end.played == play.played
+
+
+@SETTINGS
+@given(deals(), st.data())
+def test_random_tournament_hands(deal, data):
+    """Tournament rules: random choices include reneges (a go while able, once
+    the count has begun); the go stands and the next seat pegs 2 a playable card."""
+    players, pone, hands = deal
+    actions, events, play = play_out(data, players, pone, hands, tournament=True)
+    check_hand(players, hands, actions, events, play)
+    for e in events:
+        for s in e.scores:
+            if s.kind == "renege":
+                assert isinstance(e.action, Go)
+                assert s.seat == (e.action.seat + 1) % players
+                assert s.points == 2 * len(s.cards) > 0
+                if players == 4:
+                    assert s.seat % 2 != e.action.seat % 2
+
+
+@SETTINGS
+@given(st.integers(2, 4), st.data())
+def test_random_blind_hands(players, data):
+    """Without hands: random cards chosen from what fits (AnyCard), random gos
+    where allowed; the hand still ends after 4n cards with one go-or-31 per count."""
+    pone = data.draw(st.integers(0, players - 1))
+    play = Play.start(players, pone)
+    unplayed = list(CARDS)
+    events = []
+    while not play.hand_over:
+        seat = play.turn
+        legal = play.legal_actions()
+        anycard = [a for a in legal if isinstance(a, AnyCard)]
+        assert len(anycard) == 1 and anycard[0].seat == seat
+        room = 31 - play.count
+        assert anycard[0].max_value == min(room, 10)
+        assert (Go(seat) in legal) == (room < 10) == play.can(Go(seat))
+        fitting = [c for c in unplayed if c.value <= room]
+        choice = data.draw(st.sampled_from(fitting + ([None] if Go(seat) in legal else [])))
+        action = Go(seat) if choice is None else PlayCard(seat, choice)
+        assert play.can(action)
+        too_big = [c for c in unplayed if c.value > room]
+        if too_big:
+            assert not play.can(PlayCard(seat, too_big[0]))
+        play, event = play.apply(action)
+        if choice is not None:
+            unplayed.remove(choice)
+        events.append(event)
+    assert len(play.played) == 4 * players
+    for e in events:
+        kinds = [s.kind for s in e.scores if s.kind in GO_KINDS]
+        assert len(kinds) == (1 if e.reset else 0)
+    assert sum(e.points for e in events) == sum(play.scores)
