@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from service.core.cards import CARDS, Card
 from service.core.errors import IllegalError
-from service.core.play import AnyCard, Go, Play, PlayCard, peg_scores, replay
+from service.core.play import AnyCard, Go, Play, PlayCard, peg_scores, replay, rule_on_go
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -270,7 +270,15 @@ def play_out(data, players, pone, hands, tournament):
             if other != seat:
                 assert not play.can(Go(other))
         action = data.draw(st.sampled_from(legal))
+        if isinstance(action, Go) and play.count_cards:
+            # rule_on_go agrees with the position (and prices a renege)
+            ruling = rule_on_go(play.count, play.held[seat], tournament=tournament)
+            assert set(ruling.playable) == set(play.playable(seat))
+            assert ruling.legal == (not play.playable(seat))
         play, event = play.apply(action)
+        if isinstance(action, Go) and tournament:
+            renege = [s for s in event.scores if s.kind == "renege"]
+            assert sum(s.points for s in renege) == ruling.penalty
         want = ref.step(action)
         assert scored(event) == want, (action, event)
         assert event.action == action
