@@ -362,6 +362,21 @@ def test_go_and_a_new_count_led_by_the_seat_that_said_go():
     assert play.scores == (3, 1)
 
 
+@KNOWN
+def test_other_seat_out_and_next_card_would_pass_31(known):
+    """Seed 000: "If the other player is out of cards and your next card would
+    pass 31, that count is over.  Whoever played its last card scores 1 for the
+    go, and you start a new count."  Seat 1 (pone): AH 2H 3H AD; seat 0: 2S 9S
+    KD KS.  Seat 1 lays its last card at 28; seat 0 holds KS and says go (an
+    explicit action); the go is seat 1's; seat 0 leads KS, the last card."""
+    play, events = run(2, 1, "1:AH 0:2S 1:2H 0:9S 1:3H 0:KD 1:AD 0:go 0:KS", known=known)
+    assert [e.count for e in events] == [1, 3, 5, 14, 17, 27, 28, 28, 10]
+    assert table(events) == expect(
+        [], [], [(1, "pair", 2)], [], [], [], [], [(1, "go", 1)], [(0, "last_card", 1)])
+    assert [e.reset for e in events] == [False] * 7 + [True, True]
+    assert play.scores == (1, 3)
+
+
 # -- four players: partnerships --------------------------------------------------
 
 
