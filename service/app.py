@@ -10,6 +10,8 @@ Configuration (environment, read when the app is created):
     largest request body accepted, default 65536; larger is 413.
 ``CRIBBAGE_OPENAPI``
     path of ``openapi.yaml`` when not at the repository root.
+``CRIBBAGE_STATE_SECRET``
+    when set (16 bytes or more), game states travel sealed (see :mod:`service.seal`).
 ``CRIBBAGE_LOG_LEVEL``
     ``debug``, ``info`` (default), ``warning`` or ``error``.
 """
@@ -28,7 +30,8 @@ from service.core.errors import CribbageError
 from .http import media
 from .http.middleware import REQUEST_ID_HEADER, BodyLimit, RequestContext
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import hands, meta
+from .http.resources import games, hands, meta, pegging
+from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
@@ -84,9 +87,13 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
     )
 
 
-def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True) -> falcon.App:
-    """Build the falcon application.  Arguments override the environment."""
+def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
+               sealer: Sealer | None | bool = True) -> falcon.App:
+    """Build the falcon application.  Arguments override the environment
+    (``sealer=True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain states)."""
     configure_logging()
+    if sealer is True:
+        sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
     app = falcon.App(
         middleware=[
@@ -107,7 +114,10 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/metrics", meta.Metrics())
 
     app.add_route("/v1/hands/score", hands.HandScore())
-    # Later areas: app.add_route("/v1/pegging/...", pegging.X()), ...
+    app.add_route("/v1/pegging/score", pegging.PeggingScore())
+    app.add_route("/v1/pegging/go", pegging.PeggingGo())
+    app.add_route("/v1/games", games.GameStart(sealer or None))
+    app.add_route("/v1/games/advance", games.GameAdvance(sealer or None))
     return app
 
 

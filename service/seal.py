@@ -27,7 +27,7 @@ from .core.errors import MalformedError
 PREFIX = "v1."
 _AAD = b"cribbage-state/v1"
 _NONCE = 12
-MAX_TOKEN = 256 * 1024
+MAX_TOKEN = 60_000  # openapi.yaml SealedState.maxLength; under the body limit
 SECRET_ENV = "CRIBBAGE_STATE_SECRET"
 
 

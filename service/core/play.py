@@ -258,8 +258,11 @@ class Play:
             )
         if isinstance(action, PlayCard):
             self._check_card(action)
-        else:
+        elif isinstance(action, Go):
             self._check_go(action)
+        else:
+            # AnyCard describes legal cards; it is not itself a move.
+            raise MalformedError(f"{action!r} is not a play: lay a card or say go")
 
     def _check_card(self, action: PlayCard) -> None:
         card = action.card

@@ -28,6 +28,8 @@ import orjson
 
 from service.core.errors import CribbageError, IllegalError
 
+from .actions import action_json
+
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://cribbage.example/problems/"
 
@@ -125,7 +127,7 @@ def from_core_error(err: CribbageError, field: str | None = None) -> ProblemErro
             err.message,
             errors=errors,
             rule=err.rule,
-            legal=[str(x) for x in err.legal],
+            legal=[action_json(x) for x in err.legal],
         )
     return invalid_request(errors)
 

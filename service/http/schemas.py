@@ -37,7 +37,7 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictInteger(fields.Integer):
-    """Only JSON integers (no strings, no floats, no booleans)."""
+    """Only JSON integers: no strings, no booleans, no fractions (``1.0`` is 1, as in JSON Schema)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
@@ -45,6 +45,9 @@ class StrictInteger(fields.Integer):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         if isinstance(value, bool):
             raise self.make_error("invalid")
+        if isinstance(value, float) and value.is_integer():
+            # JSON Schema (and so openapi.yaml) counts 1.0 as an integer.
+            value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
 
 
