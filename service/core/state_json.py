@@ -52,41 +52,44 @@ def to_json(state: GameState) -> dict[str, Any]:
 class _Reader:
     """Reads one field at a time, naming the field in every error."""
 
-    def __init__(self, data: Any) -> None:
+    def __init__(self, data: Any, where: str = "state") -> None:
         if not isinstance(data, dict):
-            raise MalformedError("a game state is a JSON object", field="state")
+            raise MalformedError(f"{where} is a JSON object", field=where)
         self.data = data
+        self.where = where
 
     def get(self, key: str, kind: type | tuple[type, ...], *, nullable: bool = False) -> Any:
         if key not in self.data:
-            raise MalformedError(f"the state has no {key!r}", field=f"state/{key}")
+            raise MalformedError(f"the state has no {key!r}", field=f"{self.where}/{key}")
         value = self.data[key]
         if value is None and nullable:
             return None
         if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise MalformedError(f"{key!r} has the wrong type", field=f"state/{key}")
+            raise MalformedError(f"{key!r} has the wrong type", field=f"{self.where}/{key}")
         if not isinstance(value, kind):
-            raise MalformedError(f"{key!r} has the wrong type", field=f"state/{key}")
+            raise MalformedError(f"{key!r} has the wrong type", field=f"{self.where}/{key}")
         return value
 
     def seat(self, key: str, players: int, *, nullable: bool = False) -> int | None:
         value = self.get(key, int, nullable=nullable)
         if value is not None and not 0 <= value < players:
-            raise MalformedError(f"{key!r} is not a seat at a {players}-player table", field=f"state/{key}")
+            raise MalformedError(f"{key!r} is not a seat at a {players}-player table",
+                                 field=f"{self.where}/{key}")
         return value
+
+
+def _card(text: Any, field: str) -> Card:
+    try:
+        return Card.parse(text)
+    except MalformedError as exc:
+        exc.field = field
+        raise
 
 
 def _cards(value: Any, field: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise MalformedError("expected a list of cards", field=field)
-    out = []
-    for i, text in enumerate(value):
-        try:
-            out.append(Card.parse(text))
-        except MalformedError as exc:
-            exc.field = f"{field}/{i}"
-            raise
-    return tuple(out)
+    return tuple(_card(text, f"{field}/{i}") for i, text in enumerate(value))
 
 
 def from_json(data: Any) -> GameState:
@@ -149,7 +152,7 @@ def _from_json(data: Any) -> GameState:
     hands = tuple(_cards(h, f"state/hands/{i}") for i, h in enumerate(raw_hands))
     crib = _cards(r.get("crib", list), "state/crib")
     starter_text = r.get("starter", str, nullable=True)
-    starter = Card.parse(starter_text) if starter_text is not None else None
+    starter = _card(starter_text, "state/starter") if starter_text is not None else None
     raw_deck = r.get("deck", list, nullable=True)
     deck = _cards(raw_deck, "state/deck") if raw_deck is not None else None
 
@@ -180,8 +183,7 @@ def _from_json(data: Any) -> GameState:
     log = r.get("log", list)
     totals = [0] * options.sides
     for i, entry in enumerate(log):
-        if not isinstance(entry, dict):
-            raise MalformedError("a log entry is an object", field=f"state/log/{i}")
+        _check_log_entry(entry, f"state/log/{i}")
         for s in entry.get("scores", ()):
             if not (isinstance(s, dict) and type(s.get("points")) is int and type(s.get("side")) is int
                     and 0 <= s["side"] < options.sides):
@@ -213,6 +215,24 @@ def _from_json(data: Any) -> GameState:
     if to_act != state.to_act():
         raise MalformedError(f"to_act should be {state.to_act()}", field="state/to_act")
     return state
+
+
+_LOG_KEYS = {"type", "hand", "seat", "cards", "count", "what", "reset", "scores", "points"}
+_LOG_TYPES = {"cut_for_deal", "deal", "discard", "starter", "play", "go", "count", "game_over"}
+
+
+def _check_log_entry(entry: Any, where: str) -> None:
+    if not isinstance(entry, dict):
+        raise MalformedError("a log entry is an object", field=where)
+    _no_unknown_keys(entry, _LOG_KEYS, where)
+    if entry.get("type") not in _LOG_TYPES or type(entry.get("hand")) is not int:
+        raise MalformedError("a log entry has a known type and a hand number", field=where)
+    seat = entry.get("seat")
+    if seat is not None and type(seat) is not int:
+        raise MalformedError("a log entry's seat is a seat", field=f"{where}/seat")
+    _cards(entry.get("cards", []), f"{where}/cards")
+    if not isinstance(entry.get("scores", []), list):
+        raise MalformedError("scores is a list", field=f"{where}/scores")
 
 
 def _check_sizes(options: GameOptions, phase: str, hands: tuple[tuple[Card, ...], ...],
@@ -247,7 +267,7 @@ def _check_sizes(options: GameOptions, phase: str, hands: tuple[tuple[Card, ...]
 
 def _read_play(raw: dict[str, Any], options: GameOptions, hands: tuple[tuple[Card, ...], ...],
                phase: str) -> Play:
-    r = _Reader(raw)
+    r = _Reader(raw, "state/play")
     _no_unknown_keys(raw, _PLAY_KEYS, "state/play")
     n = options.players
     turn = r.seat("turn", n, nullable=True)
@@ -257,7 +277,11 @@ def _read_play(raw: dict[str, Any], options: GameOptions, hands: tuple[tuple[Car
     passed = r.get("passed", list)
     if not all(type(p) is int and 0 <= p < n for p in passed):
         raise MalformedError("passed lists seats", field="state/play/passed")
-    ensure_distinct(played)
+    try:
+        ensure_distinct(played)
+    except DuplicateCardError as exc:
+        exc.field = "state/play/played"
+        raise
     owner = {c: s for s, h in enumerate(hands) for c in h}
     if any(c not in owner for c in played):
         raise MalformedError("a played card is in no hand", field="state/play/played")
