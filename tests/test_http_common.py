@@ -101,6 +101,15 @@ def test_metrics(client):
     assert "cribbage_http_request_duration_seconds_bucket" in r.text
 
 
+def test_metrics_labels_are_bounded(client):
+    client.simulate_get("/docs/static/swagger-ui.css")
+    client.simulate_get("/no/such/path/123")
+    text = client.simulate_get("/metrics").text
+    assert 'route="/docs/static/{file}",status="200"' in text
+    assert 'route="unmatched",status="404"' in text
+    assert "swagger-ui.css" not in text and "/no/such/path" not in text
+
+
 # --- errors are problem+json ----------------------------------------------------
 
 

@@ -27,8 +27,12 @@ log = structlog.get_logger("service.http")
 class RequestContext:
     """Request id (echoed when sane, else a new one), timing, metrics, logs."""
 
-    def __init__(self, *, collect_metrics: bool = True) -> None:
+    def __init__(
+        self, *, collect_metrics: bool = True, static_prefixes: tuple[str, ...] = ("/docs/static",)
+    ) -> None:
         self.collect_metrics = collect_metrics
+        # Static routes have no uri_template; label them by prefix, not by file.
+        self.static_prefixes = tuple(p.rstrip("/") + "/" for p in static_prefixes)
 
     def process_request(self, req: falcon.Request, resp: falcon.Response) -> None:
         req.context.started = time.perf_counter()
@@ -51,7 +55,10 @@ class RequestContext:
         elapsed = time.perf_counter() - started if started is not None else 0.0
         status = resp.status_code
         if self.collect_metrics:
-            metrics.observe(req.method, req.uri_template, status, elapsed)
+            route = req.uri_template
+            if route is None:
+                route = next((p + "{file}" for p in self.static_prefixes if req.path.startswith(p)), None)
+            metrics.observe(req.method, route, status, elapsed)
         if status >= 500:
             log.error(
                 "request failed",
