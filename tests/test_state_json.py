@@ -392,7 +392,8 @@ def test_accepted_log_entries_do_not_break_the_view() -> None:
         try:
             state = from_json(data)
         except MalformedError as exc:
-            assert exc.field == f"state/log/{len(base['log'])}"
+            where = f"state/log/{len(base['log'])}"
+            assert exc.field == where or exc.field.startswith(where + "/"), exc.field
             continue
         for seat in (None, 0, 1):
             view(state, seat)
