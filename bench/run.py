@@ -246,6 +246,7 @@ def bench_gunicorn() -> None:
             _sequential(port, label, method, path)
             _concurrent(port, label, method, path)
         _wrk(base)
+        _advance_over_http(base)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -255,9 +256,61 @@ def bench_gunicorn() -> None:
             proc.wait()
 
 
+def _random_game_core(rng: random.Random) -> int:
+    from service.core.game import apply_action, legal_actions, new_game
+    from service.core.options import GameOptions
+
+    state, moves = new_game(GameOptions(deck="seeded", seed=str(rng.random()))), 0
+    while state.phase != "over":
+        state, _ = apply_action(state, rng.choice(legal_actions(state)))
+        moves += 1
+    return moves
+
+
+def bench_games() -> None:
+    """Whole random 2-player games through the core, and the size of a mid-game state."""
+    from service.core.game import apply_action, legal_actions, new_game
+    from service.core.options import GameOptions
+    from service.core.state_json import to_json
+    from service.seal import Sealer
+
+    print("== games, in-process ==")
+    rng = random.Random(7)
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < 5.0:
+        moves += _random_game_core(rng)
+        games += 1
+    t = time.perf_counter() - start
+    print(f"random 2-player games    : {games / t:12,.1f} games/s  ({moves / t:,.0f} actions/s, {games} games)")
+    state = new_game(GameOptions(deck="seeded", seed="size"))
+    while state.hand < 6 or state.phase != "play":  # about the middle of a game
+        state, _ = apply_action(state, rng.choice(legal_actions(state)))
+        if state.phase == "over":
+            break
+    plain = orjson.dumps(to_json(state))
+    sealed = Sealer("b" * 32).seal(to_json(state))
+    print(f"mid-game state (hand {state.hand}) : {len(plain):,} bytes JSON, {len(sealed):,} bytes sealed")
+
+
+def _advance_over_http(base: str) -> None:
+    """POST /v1/games/advance requests/s: random games played over HTTP, one connection."""
+    rng = random.Random(11)
+    count, start = 0, time.perf_counter()
+    with httpx.Client(base_url=base, timeout=10) as client:
+        while count < N_HTTP and time.perf_counter() - start < TIME_CAP:
+            body = client.post("/v1/games", json={"options": {"deck": "seeded", "seed": str(count)}}).json()
+            while body["phase"] != "over" and count < N_HTTP:
+                action = rng.choice(body["legal_actions"])
+                body = client.post("/v1/games/advance", json={"state": body["state"], "action": action}).json()
+                count += 1
+    report("gunicorn 1 conn POST /v1/games/advance", count, time.perf_counter() - start)
+
+
 def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     bench_core()
+    bench_games()
     bench_distribution()
     bench_in_process()
     bench_gunicorn()

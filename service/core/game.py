@@ -254,6 +254,8 @@ def check(state: GameState, action: GameAction) -> None:
     """Raise :class:`IllegalError` with a sentence if ``action`` is not legal now."""
     if action.type not in ACTION_TYPES:
         raise MalformedError(f"unknown action type {action.type!r}", field="action/type")
+    if action.claim is not None and not 0 <= action.claim <= 29:
+        raise MalformedError("a claim is 0 to 29 points", field="action/claim")
     if not 0 <= action.seat < state.players:
         raise _illegal(state, f"seat {action.seat} is not at a {state.players}-player table", "no_such_seat")
     if state.phase == "over":
@@ -322,8 +324,7 @@ class _Checks:
 
     @staticmethod
     def count(state: GameState, a: GameAction) -> None:
-        if a.claim is not None and not 0 <= a.claim <= 29:
-            raise MalformedError("a claim is 0 to 29 points", field="action/claim")
+        pass  # the show order is the whole rule, checked by to_act()
 
 
 def _check_pegging(state: GameState, action: PlayCard | Go) -> None:
@@ -364,14 +365,17 @@ class _Board:
     def peg(self, scores: Sequence[Score]) -> tuple[Score, ...]:
         """Peg ``scores`` in order; returns those pegged before the game ended."""
         pegged = []
+        moved: set[int] = set()
         for s in scores:
             if self.winner is not None:
                 break
             if s.points <= 0:
                 continue
             side = self.options.side_of(s.seat)
-            front = self.scores[side][0]
-            self.scores[side] = [front + s.points, front]
+            front, back = self.scores[side]
+            # One peg move per side per event: the gap shows the whole last score.
+            self.scores[side] = [front + s.points, back if side in moved else front]
+            moved.add(side)
             pegged.append(s)
             if front + s.points >= self.options.target:
                 self.winner = side

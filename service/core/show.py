@@ -25,6 +25,7 @@ lookup on the rank multiset plus the flush and nobs checks) and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -153,9 +154,31 @@ def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
 # The full breakdown.
 
 
-def _is_run(cards: Sequence[Card]) -> bool:
-    ranks = sorted(c.rank for c in cards)
-    return all(ranks[i + 1] == ranks[i] + 1 for i in range(len(ranks) - 1))
+def _consecutive(ranks: Sequence[int]) -> bool:
+    s = sorted(ranks)
+    return all(s[i + 1] == s[i] + 1 for i in range(len(s) - 1))
+
+
+@lru_cache(maxsize=None)
+def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """Fifteens, pairs and runs of five sorted ranks, as positions into them.
+
+    Cached per rank multiset (6,175 at most), so the full breakdown of a hand
+    costs a lookup and the mapping of positions to its cards.
+    """
+    values = [min(r, 10) for r in ranks]
+    positions = range(len(ranks))
+    items: list[tuple[str, tuple[int, ...], int]] = []
+    for n in range(2, 6):
+        items.extend(("fifteen", combo, 2) for combo in combinations(positions, n)
+                     if sum(values[i] for i in combo) == 15)
+    items.extend(("pair", (a, b), 2) for a, b in combinations(positions, 2) if ranks[a] == ranks[b])
+    for n in (5, 4, 3):
+        runs = [combo for combo in combinations(positions, n) if _consecutive([ranks[i] for i in combo])]
+        if runs:
+            items.extend(("run", combo, n) for combo in runs)
+            break
+    return tuple(items)
 
 
 def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowScore:
@@ -173,22 +196,10 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
         raise MalformedError(f"a hand or crib has 4 cards, not {len(hand)}", field="cards")
     ensure_distinct((*hand, starter))
     five = tuple(sorted((*hand, starter)))
-    items: list[ScoringItem] = []
-
-    for n in range(2, 6):
-        for combo in combinations(five, n):
-            if sum(c.value for c in combo) == 15:
-                items.append(ScoringItem("fifteen", combo, 2))
-
-    for a, b in combinations(five, 2):
-        if a.rank == b.rank:
-            items.append(ScoringItem("pair", (a, b), 2))
-
-    for n in (5, 4, 3):
-        runs = [combo for combo in combinations(five, n) if _is_run(combo)]
-        if runs:
-            items.extend(ScoringItem("run", combo, n) for combo in runs)
-            break
+    items = [
+        ScoringItem(kind, tuple(five[i] for i in combo), points)
+        for kind, combo, points in _rank_items(tuple(c.rank for c in five))
+    ]
 
     suit = hand[0].suit
     if all(c.suit == suit for c in hand):
