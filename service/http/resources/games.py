@@ -13,7 +13,7 @@ from typing import Any
 import falcon
 from marshmallow import ValidationError, fields, validate
 
-from service.core.errors import CribbageError, MalformedError
+from service.core.errors import CribbageError, IllegalError, MalformedError
 from service.core.game import ACTION_TYPES, GameAction, apply_action, event_record, legal_actions, new_game
 from service.core.options import DECKS, GameOptions
 from service.core.state_json import from_json, to_json
@@ -145,5 +145,8 @@ class GameAdvance(_GameResource):
             state, events = apply_action(state, action)
         except CribbageError as exc:
             exc.field = exc.field or "action"
+            if self.sealer is not None and isinstance(exc, IllegalError):
+                # Legal discards and plays of other seats would show their hidden cards.
+                exc.legal = [a for a in exc.legal if a.seat == data.get("view")]
             raise
         self.respond(resp, state, events, data.get("view"), "view" in data)
