@@ -20,6 +20,7 @@ from service.core.cards import CARDS, Card
 from service.core.errors import IllegalError
 from service.core.game import GameAction, GameState, apply_action, can, check, legal_actions, new_game
 from service.core.options import GameOptions
+from service.core.show import show_total
 from service.core.state_json import from_json, to_json
 from service.core.views import hidden_cards, view
 from service.seal import Sealer
@@ -108,6 +109,7 @@ def play_game(options: GameOptions, seed: int, *, checks: bool = True) -> list[G
         if action.type == "discard":
             tracker.discards.setdefault(action.seat, set()).update(action.cards or ())
         check_step(before, g, events)
+        check_count(before, action, g)
         check_state(g, tracker)
         if i % 3 == 0 or g.phase == "over":
             check_restored_plays_on(before, action, g)
@@ -151,6 +153,27 @@ def check_step(before: GameState, after: GameState, events: list) -> None:
     # nothing is scored once the game is over
     if after.phase != "over":
         assert all(f < after.options.target for f, _ in after.scores)
+
+
+def check_count(before: GameState, action: GameAction, after: GameState) -> None:
+    """A count pegs the hand's total; with muggins the claimant pegs what it claims
+    (never more than the total) and the other side the points it missed."""
+    if action.type != "count" or after.phase == "over":
+        return
+    o = before.options
+    is_crib = before.shown == o.players
+    cards = before.crib if is_crib else before.hands[action.seat]
+    assert before.starter is not None
+    total = show_total(cards, before.starter, crib=is_crib)
+    gained = [f1 - f0 for (f0, _), (f1, _) in zip(before.scores, after.scores)]
+    own = o.side_of(action.seat)
+    expected = [0] * o.sides
+    if o.muggins and action.claim is not None and action.claim < total:
+        expected[own] = action.claim
+        expected[o.side_of((action.seat + 1) % o.players)] += total - action.claim
+    else:
+        expected[own] = total
+    assert gained == expected, (action, total, gained)
 
 
 def check_state(g: GameState, tracker: Tracker) -> None:

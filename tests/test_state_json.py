@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.core.cards import CARDS, Card
+from service.core.cards import CARDS
 from service.core.errors import CribbageError, MalformedError
 from service.core.game import GameAction, GameState, apply_action, legal_actions, new_game
 from service.core.options import GameOptions
@@ -227,9 +227,11 @@ def test_starter_and_deck_fit_the_phase() -> None:
     _reject(_mutated(lambda d: d.update(starter=d["deck"].pop(0)), cut), "state/starter")
     _reject(_mutated(lambda d: d["deck"].append(d.pop("starter")) or d.update(starter=None)), "state/starter")
     _reject(_mutated(lambda d: d.update(deck=None)), "state/deck")
+    # a client deck keeps no deck
     client_play = to_json(_first("play", CONFIGS[3]))
-    _reject(_mutated(lambda d: d.update(deck=["AS"]) if "AS" not in str(d) else d.update(deck=["2S"]),
-                     client_play), None)
+    used = {c for h in client_play["hands"] for c in h} | set(client_play["crib"]) | {client_play["starter"]}
+    spare = [str(c) for c in CARDS if str(c) not in used]
+    _reject(_mutated(lambda d: d.update(deck=spare), client_play), "state/deck")
 
 
 def test_count_mismatch() -> None:
