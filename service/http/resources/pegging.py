@@ -15,12 +15,13 @@ from typing import Any
 import falcon
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from service.core.cards import ensure_distinct
 from service.core.errors import IllegalError, MalformedError
 from service.core.play import Go, Play, PlayCard, replay, rule_on_go
 
 from ..actions import action_json
 from ..media import read_json_object
+from ..problems import invalid_request
+from .hands import duplicate_errors
 from ..schemas import CardField, StrictBoolean, StrictInteger, StrictSchema, load
 
 MAX_PLAYS = 64
@@ -79,6 +80,12 @@ def _event_json(index: int, event: Any) -> dict[str, Any]:
             "reset": event.reset}
 
 
+def _no_card_twice(named: list[tuple[str, Any]]) -> None:
+    errors = duplicate_errors(named)
+    if errors:
+        raise invalid_request(errors)
+
+
 class PeggingScore:
     _schema = PeggingScoreRequest()
 
@@ -91,7 +98,7 @@ class PeggingScore:
         if hands is not None:
             if len(hands) != players:
                 raise MalformedError(f"give the cards of all {players} seats", field="hands")
-            ensure_distinct(c for h in hands for c in h)
+            _no_card_twice([(f"/hands/{s}/{i}", c) for s, h in enumerate(hands) for i, c in enumerate(h)])
         actions = []
         for i, entry in enumerate(data["plays"]):
             if entry["seat"] >= players:
@@ -132,7 +139,8 @@ class PeggingGo:
         hand = data["hand"]
         if "count_cards" in data:
             cards = data["count_cards"]
-            ensure_distinct([*cards, *hand])
+            _no_card_twice([(f"/count_cards/{i}", c) for i, c in enumerate(cards)]
+                           + [(f"/hand/{i}", c) for i, c in enumerate(hand)])
             count = sum(c.value for c in cards)
             if count > 30:
                 raise MalformedError(
