@@ -143,6 +143,8 @@ def check_step(before: GameState, after: GameState, events: list) -> None:
         assert f1 >= f0 and b1 >= b0 and 0 <= b1 <= f1
         if f1 == f0:
             assert b1 == b0
+        else:  # one peg move per side per action
+            assert b1 == f0
     # the events' points are exactly what the pegs moved
     moved = [0] * before.options.sides
     for e in events:

@@ -311,8 +311,8 @@ def test_missing_fields(key: str) -> None:
 
 
 def test_play_field_errors_name_the_play() -> None:
-    """BUG: ``_read_play`` reads the play with a ``_Reader`` that names fields
-    "state/<key>", so a missing, mistyped or out-of-range play field is
+    """Regression (fixed in b88c3e3): ``_read_play`` read the play with a ``_Reader`` that named fields
+    "state/<key>", so a missing, mistyped or out-of-range play field was
     reported as "state/turn", "state/count" ... (a top-level field that does
     not exist) instead of "state/play/turn", "state/play/count" ...
     """
@@ -368,24 +368,24 @@ def test_cards_are_named_by_position() -> None:
 
 
 def test_bad_starter_names_the_field() -> None:
-    """BUG: an unreadable starter raises MalformedCardError with field None
-    (``Card.parse`` is called without naming the field); expected "state/starter"."""
+    """Regression (fixed in b88c3e3): an unreadable starter raised MalformedCardError with field None
+    (``Card.parse`` was called without naming the field); expected "state/starter"."""
     _reject(_mutated(lambda d: d.update(starter="ZZ")), "state/starter")
 
 
 def test_card_played_twice_names_the_field() -> None:
-    """BUG: a card twice in play.played raises DuplicateCardError with field None;
+    """Regression (fixed in b88c3e3): a card twice in play.played raised DuplicateCardError with field None;
     expected "state/play/played" like every other play inconsistency."""
     def twice(d): d["play"]["played"].insert(0, d["play"]["played"][0])
     _reject(_mutated(twice), "state/play/played")
 
 
 def test_accepted_log_entries_do_not_break_the_view() -> None:
-    """BUG: from_json accepts log entries the rest of the core cannot read.
+    """Regression (fixed in b88c3e3): from_json accepted log entries the rest of the core cannot read.
 
     A log entry without "type" (``{}``) or a discard whose "cards" is not a
-    list passes from_json (only "scores" are checked), and then ``view`` and
-    ``hidden_cards`` fail with KeyError/TypeError (a 500, not a 4xx).  Either
+    list passed from_json (only "scores" were checked), and then ``view`` and
+    ``hidden_cards`` failed with KeyError/TypeError (a 500, not a 4xx).  Either
     from_json rejects these (field "state/log/<i>") or the view copes.
     """
     base = _play_state()
