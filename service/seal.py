@@ -62,10 +62,19 @@ class Sealer:
                             field="state") from None
         # Bounded: a state never inflates past this, so a crafted token cannot either.
         inflater = zlib.decompressobj()
-        data = inflater.decompress(plain, 4 * 1024 * 1024)
+        try:
+            data = inflater.decompress(plain, 4 * 1024 * 1024)
+        except zlib.error:
+            raise SealError("the sealed state does not hold a game state", field="state") from None
         if inflater.unconsumed_tail:
             raise SealError("the sealed state is too large", field="state")
-        return orjson.loads(data)
+        try:
+            state = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            state = None
+        if not isinstance(state, dict):
+            raise SealError("the sealed state does not hold a game state", field="state")
+        return state
 
 
 def sealer_from_env() -> Sealer | None:
