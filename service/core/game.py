@@ -25,7 +25,7 @@ from typing import Any, Sequence
 from .cards import CARDS, JACK, Card, ensure_distinct
 from .errors import IllegalError, MalformedError
 from .options import GameOptions, outcome
-from .play import Go, Play, PlayCard, Score
+from .play import Go, Play, PlayCard, Score, next_opponent
 from .show import score_show
 
 PHASES = ("deal", "discard", "cut", "play", "show", "over")
@@ -415,17 +415,8 @@ def _with_claim(state: GameState, seat: int, scores: Sequence[Score], claim: int
         left -= take
         if take:
             out.append(replace(s, points=take))
-    out.append(Score(_opponent(state, seat), "muggins", own - claim))
+    out.append(Score(next_opponent(state.players, seat), "muggins", own - claim))
     return out
-
-
-def _opponent(state: GameState, seat: int) -> int:
-    """The next seat on another side (the one who calls muggins or pegs a penalty)."""
-    for i in range(1, state.players):
-        s = (seat + i) % state.players
-        if state.options.side_of(s) != state.options.side_of(seat):
-            return s
-    raise AssertionError("unreachable")
 
 
 def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[GameEvent]]:

@@ -107,6 +107,18 @@ class PegEvent:
         return sum(s.points for s in self.scores)
 
 
+def next_opponent(players: int, seat: int) -> int:
+    """The next seat on the other side: who pegs a penalty or calls muggins.
+
+    With four players that is the next seat (always the other partnership);
+    with two the opponent; with three the player to the left.
+
+    >>> next_opponent(2, 1), next_opponent(3, 2), next_opponent(4, 3)
+    (0, 0, 0)
+    """
+    return (seat + 1) % players
+
+
 def peg_scores(count_cards: Sequence[Card], seat: int) -> list[Score]:
     """What the last card of ``count_cards`` scores for ``seat`` (no go point).
 
@@ -339,7 +351,7 @@ class Play:
         else:
             cards, n = self._playable_now(seat)
             if n:  # only reachable under tournament rules: check() refuses it otherwise
-                scores.append(Score(self._renege_beneficiary(seat), "renege",
+                scores.append(Score(next_opponent(self.players, seat), "renege",
                                     RENEGE_POINTS_PER_CARD * n, tuple(cards)))
             state = replace(self, passed=self.passed | {seat})
         count = state.count
@@ -352,14 +364,6 @@ class Play:
         event = PegEvent(action=action, count=count, scores=tuple(scores),
                          reset=reset, hand_over=state.turn is None)
         return state, event
-
-    def _renege_beneficiary(self, seat: int) -> int:
-        """The opponent who pegs the renege penalty: the next seat on the other side."""
-        for i in range(1, self.players):
-            s = (seat + i) % self.players
-            if self.players != 4 or s % 2 != seat % 2:
-                return s
-        raise AssertionError("unreachable")
 
     def _next_turn(self, actor: int) -> tuple[Play, list[Score], bool]:
         """Whose turn after ``actor``; ends the count (and the hand) when nobody can go on."""

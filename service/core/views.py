@@ -19,11 +19,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     data = to_json(state)
     over = state.phase == "over"
     played = set(str(c) for c in state.pegging.played) if state.pegging else set()
-    own_discards: set[str] = set()
-    for entry in state.log:
-        if entry["type"] == "discard" and entry.get("hand") == state.hand:
-            if entry.get("seat") == seat:
-                own_discards.update(entry.get("cards", ()))
+    own_discards = _own_discards(state, seat)
     data["view"] = seat
     if data["options"].get("seed") is not None:
         data["options"]["seed"] = None
@@ -54,9 +50,16 @@ def hidden_cards(state: GameState, seat: int | None) -> set[str]:
     for s, h in enumerate(state.hands):
         if s != seat:
             hidden.update(str(c) for c in h if c not in played)
-    own = set()
-    for entry in state.log:
-        if entry["type"] == "discard" and entry.get("hand") == state.hand and entry.get("seat") == seat:
-            own.update(entry.get("cards", ()))
+    own = _own_discards(state, seat)
     hidden.update(str(c) for c in state.crib if str(c) not in own)
     return hidden
+
+
+def _own_discards(state: GameState, seat: int | None) -> set[str]:
+    """The cards ``seat`` laid away to the crib this hand (it knows them)."""
+    return {
+        card
+        for entry in state.log
+        if entry["type"] == "discard" and entry.get("hand") == state.hand and entry.get("seat") == seat
+        for card in entry.get("cards", ())
+    }
