@@ -13,10 +13,13 @@ layer under test) says whether a schema-valid body breaks a rule.
 from __future__ import annotations
 
 import schemathesis
+from marshmallow import ValidationError
 
 from service.core.cards import Card
 from service.core.errors import CribbageError, MalformedCardError
-from service.core.game import GameAction, apply_action, new_game
+from service.core.game import apply_action, new_game
+from service.http.actions import game_action_from
+from service.http.resources.games import ActionSchema
 from service.core.options import GameOptions
 from service.core.play import Go, Play, PlayCard, replay, rule_on_go
 from service.core.state_json import from_json
@@ -82,14 +85,7 @@ def _start_game(body: dict) -> None:
 
 def _advance_game(body: dict) -> None:
     state = from_json(body["state"])
-    a = body["action"]
-    action = GameAction(
-        a["type"], a["seat"], card=Card.parse(a["card"]) if "card" in a else None,
-        cards=tuple(_cards(a["cards"])) if "cards" in a else None,
-        hands=tuple(tuple(_cards(h)) for h in a["hands"]) if "hands" in a else None,
-        crib=tuple(_cards(a["crib"])) if "crib" in a else None,
-        starter=Card.parse(a["starter"]) if "starter" in a else None, claim=a.get("claim"),
-    )
+    action = game_action_from(ActionSchema().load(body["action"]))
     if body.get("view") is not None and body["view"] >= state.players:
         raise ValueError("view")
     apply_action(state, action)
@@ -109,7 +105,7 @@ def _breaks_a_rule(path: str, body: object) -> bool:
         return False
     try:
         check(body)
-    except (CribbageError, ValueError, KeyError, TypeError):
+    except (CribbageError, ValidationError, ValueError, KeyError, TypeError):
         return True
     return False
 

@@ -238,7 +238,6 @@ def _check_log_entry(entry: Any, where: str) -> None:
 def _check_sizes(options: GameOptions, phase: str, hands: tuple[tuple[Card, ...], ...],
                  crib: tuple[Card, ...], starter: Card | None, deck: tuple[Card, ...] | None,
                  everything: list[Card]) -> None:
-    n = options.players
     sizes = [len(h) for h in hands]
     if phase == "deal":
         if any(sizes) or crib or starter is not None or deck is not None:
@@ -262,7 +261,6 @@ def _check_sizes(options: GameOptions, phase: str, hands: tuple[tuple[Card, ...]
         raise MalformedError("the deck is kept exactly when the service deals", field="state/deck")
     if deck is not None and len(everything) != 52:
         raise MalformedError(f"the state holds {len(everything)} cards, not 52", field="state/deck")
-    del n
 
 
 def _read_play(raw: dict[str, Any], options: GameOptions, hands: tuple[tuple[Card, ...], ...],
@@ -301,7 +299,7 @@ def _read_play(raw: dict[str, Any], options: GameOptions, hands: tuple[tuple[Car
         raise MalformedError("the play's turn is not a seat that can act", field="state/play/turn")
     if phase == "show" and (not over or turn is not None):
         raise MalformedError("the show starts after every card is played", field="state/play")
-    scores = [0] * n
+    # Play.scores counts the play's own points; the game keeps its score on the pegs.
     return Play(players=n, turn=turn, count_cards=count_cards, passed=frozenset(passed),
                 last_player=last_player, held=held, left=left, played=played,
-                scores=tuple(scores), tournament=options.tournament)
+                scores=(0,) * n, tournament=options.tournament)

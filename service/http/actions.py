@@ -40,3 +40,14 @@ def game_action_json(a: GameAction) -> dict[str, Any]:
     if a.claim is not None:
         out["claim"] = a.claim
     return out
+
+
+def game_action_from(a: dict[str, Any]) -> GameAction:
+    """A game action from the request's action, as loaded by ``ActionSchema`` (cards parsed)."""
+    return GameAction(
+        type=a["type"], seat=a["seat"], card=a.get("card"),
+        cards=tuple(a["cards"]) if "cards" in a else None,
+        hands=tuple(tuple(h) for h in a["hands"]) if "hands" in a else None,
+        crib=tuple(a["crib"]) if "crib" in a else None,
+        starter=a.get("starter"), claim=a.get("claim"),
+    )

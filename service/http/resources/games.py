@@ -14,13 +14,13 @@ import falcon
 from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import CribbageError, IllegalError, MalformedError
-from service.core.game import ACTION_TYPES, GameAction, apply_action, event_record, legal_actions, new_game
+from service.core.game import ACTION_TYPES, apply_action, event_record, legal_actions, new_game
 from service.core.options import DECKS, GameOptions
 from service.core.state_json import from_json, to_json
 from service.core.views import redact_event, view
 from service.seal import Sealer
 
-from ..actions import game_action_json
+from ..actions import game_action_from, game_action_json
 from ..media import read_json_object
 from ..schemas import CardField, StrictBoolean, StrictInteger, StrictSchema, load
 
@@ -117,11 +117,7 @@ class GameStart(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        try:
-            options = GameOptions(**data["options"])
-        except MalformedError as exc:
-            exc.field = f"options/{exc.field}"
-            raise
+        options = GameOptions.from_json(data["options"])
         state = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"))
         self.respond(resp, state, [], data.get("view"), "view" in data)
         resp.status = falcon.HTTP_201
@@ -133,14 +129,7 @@ class GameAdvance(_GameResource):
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
         state = self.read_state(data["state"])
-        a = data["action"]
-        action = GameAction(
-            type=a["type"], seat=a["seat"], card=a.get("card"),
-            cards=tuple(a["cards"]) if "cards" in a else None,
-            hands=tuple(tuple(h) for h in a["hands"]) if "hands" in a else None,
-            crib=tuple(a["crib"]) if "crib" in a else None,
-            starter=a.get("starter"), claim=a.get("claim"),
-        )
+        action = game_action_from(data["action"])
         try:
             state, events = apply_action(state, action)
         except CribbageError as exc:
