@@ -2,68 +2,20 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
+from gunicorn_server import gunicorn
 
-ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = _free_port()
     log_path = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
-    env = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "WEB_CONCURRENCY": "2",
-        "CRIBBAGE_MAX_BODY_BYTES": "4096",
-    }
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [str(gunicorn), "-c", "gunicorn.conf.py"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"gunicorn exited with {proc.returncode}:\n{log_path.read_text()}")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not answer /healthz in 30 s:\n{log_path.read_text()}")
-            time.sleep(0.1)
+    with gunicorn(log_path, CRIBBAGE_MAX_BODY_BYTES="4096") as base:
         yield base, log_path
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)  # the master: it stops its workers
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
 
 
 def test_scores_a_hand_over_http(server):

@@ -1,0 +1,61 @@
+"""A real gunicorn (the repository's gunicorn.conf.py) on a free loopback port, for end-to-end tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(log_path: Path, **env_extra: str) -> Iterator[str]:
+    """A gunicorn master with 2 workers; yields its base URL and always stops it."""
+    port = _free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2", **env_extra}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    if "CRIBBAGE_STATE_SECRET" not in env_extra:
+        env.pop("CRIBBAGE_STATE_SECRET", None)
+    exe = Path(sys.executable).with_name("gunicorn")
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([str(exe), "-c", "gunicorn.conf.py"], cwd=ROOT, env=env,
+                                stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"gunicorn exited with {proc.returncode}:\n{log_path.read_text()}")
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"gunicorn did not answer /healthz in 30 s:\n{log_path.read_text()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)  # the master stops its workers
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
