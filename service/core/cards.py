@@ -118,6 +118,11 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 """The deck in canonical order: AC AD AH AS 2C ... KS."""
 
+# Tables indexed by card, for hot paths where a property call costs too much.
+RANK: tuple[int, ...] = tuple(c // 4 + 1 for c in range(52))
+VALUE: tuple[int, ...] = tuple(min(c // 4 + 1, 10) for c in range(52))
+SUIT: tuple[int, ...] = tuple(c % 4 for c in range(52))
+
 
 def parse_cards(texts: Iterable[str], *, distinct: bool = True) -> tuple[Card, ...]:
     """Parse several cards; with ``distinct`` a card given twice is an error.

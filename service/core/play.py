@@ -33,10 +33,10 @@ are exact; only a go cannot be checked against the cards (except at a count of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Sequence, Union
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence, Union
 
-from .cards import Card, ensure_distinct
+from .cards import RANK, VALUE, Card, ensure_distinct
 from .errors import IllegalError, MalformedError
 
 CARDS_FOR_THE_PLAY = 4
@@ -47,10 +47,12 @@ RENEGE_POINTS_PER_CARD = 2
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
-    """A seat lays a card on the count."""
+    """A seat lays a card on the count.  ``claim`` is what it pegs for it
+    (muggins in the play); the pegging rules themselves ignore it."""
 
     seat: int
     card: Card
+    claim: int | None = None
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {self.card}"
@@ -61,6 +63,7 @@ class Go:
     """A seat says go: it holds no card that keeps the count at 31 or under."""
 
     seat: int
+    claim: int | None = None
 
     def __str__(self) -> str:
         return f"seat {self.seat} says go"
@@ -80,9 +83,9 @@ class AnyCard:
 Action = Union[PlayCard, Go]
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """Points pegged by one seat for one reason; ``cards`` are those that made it."""
+class Score(NamedTuple):
+    """Points pegged by one seat for one reason; ``cards`` are those that made it.
+    A renege gives the number of cards that could have been played, never the cards."""
 
     seat: int
     kind: str
@@ -90,8 +93,7 @@ class Score:
     cards: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class PegEvent:
+class PegEvent(NamedTuple):
     """What one action caused, in the order a table would peg it."""
 
     action: Action
@@ -119,7 +121,7 @@ def next_opponent(players: int, seat: int) -> int:
     return (seat + 1) % players
 
 
-def peg_scores(count_cards: Sequence[Card], seat: int) -> list[Score]:
+def peg_scores(count_cards: Sequence[Card], seat: int, count: int | None = None) -> list[Score]:
     """What the last card of ``count_cards`` scores for ``seat`` (no go point).
 
     >>> [(s.kind, s.points) for s in peg_scores([Card.parse(c) for c in "3H 4D 3C 5S".split()], 0)]
@@ -128,38 +130,39 @@ def peg_scores(count_cards: Sequence[Card], seat: int) -> list[Score]:
     []
     """
     out: list[Score] = []
-    count = sum(c.value for c in count_cards)
-    last = count_cards[-1]
+    if count is None:
+        count = sum(VALUE[c] for c in count_cards)
+    n = len(count_cards)
     if count == 15:
         out.append(Score(seat, "fifteen", 2, tuple(count_cards)))
     elif count == MAX_COUNT:
         out.append(Score(seat, "thirty_one", 2, tuple(count_cards)))
-
+    if n < 2:
+        return out
+    last = RANK[count_cards[-1]]
     same = 1
-    for c in reversed(count_cards[:-1]):
-        if c.rank != last.rank:
-            break
+    while same < n and RANK[count_cards[-1 - same]] == last:
         same += 1
     if same > 1:
         kind, pts = PAIR_POINTS[same]
         out.append(Score(seat, kind, pts, tuple(count_cards[-same:])))
-
-    for k in range(len(count_cards), 2, -1):
-        window = count_cards[-k:]
-        ranks = {c.rank for c in window}
-        if len(ranks) == k and max(ranks) - min(ranks) == k - 1:
-            out.append(Score(seat, "run", k, tuple(window)))
-            break
+    elif n >= 3:
+        # A run needs distinct ranks, so a pair on the last card rules it out.
+        for k in range(n, 2, -1):
+            ranks = {RANK[c] for c in count_cards[-k:]}
+            if len(ranks) == k and max(ranks) - min(ranks) == k - 1:
+                out.append(Score(seat, "run", k, tuple(count_cards[-k:])))
+                break
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A position in the play of one hand."""
+class Play(NamedTuple):
+    """A position in the play of one hand (immutable: every action makes a new one)."""
 
     players: int
     turn: int | None
     """Seat to act next; None once every card is played."""
+    count: int = 0
     count_cards: tuple[Card, ...] = ()
     passed: frozenset[int] = frozenset()
     """Seats that said go in the current count."""
@@ -172,6 +175,7 @@ class Play:
     played: tuple[Card, ...] = ()
     """Every card laid this hand, in order."""
     scores: tuple[int, ...] = ()
+    """Points pegged in this play, per seat."""
     tournament: bool = False
     """ACC tournament rules: a renege (go while able) costs 2 a playable card."""
 
@@ -204,20 +208,10 @@ class Play:
                     )
             ensure_distinct(c for hand in hands for c in hand)
             held = tuple(tuple(h) for h in hands)
-        return cls(
-            players=players,
-            turn=pone,
-            held=held,
-            left=(CARDS_FOR_THE_PLAY,) * players,
-            scores=(0,) * players,
-            tournament=tournament,
-        )
+        return cls(players, pone, 0, (), frozenset(), None, held,
+                   (CARDS_FOR_THE_PLAY,) * players, (), (0,) * players, tournament)
 
     # -- derived -----------------------------------------------------------
-
-    @property
-    def count(self) -> int:
-        return sum(c.value for c in self.count_cards)
 
     @property
     def hand_over(self) -> bool:
@@ -228,27 +222,42 @@ class Play:
         if self.held is None:
             return None
         room = MAX_COUNT - self.count
-        return [c for c in self.held[seat] if c.value <= room]
+        return [c for c in self.held[seat] if VALUE[c] <= room]
+
+    def playable_now(self, seat: int) -> tuple[list[Card], int]:
+        """The cards ``seat`` could lay and how many.  With unknown cards the
+        number is known only where every card fits (a count of 21 or less)."""
+        cards = self.playable(seat)
+        if cards is not None:
+            return cards, len(cards)
+        return [], self.left[seat] if self.count <= MAX_COUNT - 10 else 0
+
+    def may_go(self, seat: int) -> bool:
+        """The go rule: a seat may say go only when no card it holds fits
+        under 31, and never as the leader of a count (every card fits at 0).
+        Under tournament rules a go while able is allowed but is a renege."""
+        if not self.count_cards:
+            return False
+        if self.tournament:
+            return True
+        if self.held is None:
+            return self.count > MAX_COUNT - 10
+        return not self.playable_now(seat)[1]
 
     def legal_actions(self) -> list[Action | AnyCard]:
         """Every legal action for the seat to act.
 
-        With unknown cards, an :class:`AnyCard` stands for the cards that fit;
-        under tournament rules a go is possible once the count has begun (a
-        renege, at a price); the leader of a count must always lay a card.
+        With unknown cards, an :class:`AnyCard` stands for the cards that fit.
         """
         seat = self.turn
         if seat is None:
             return []
-        cards = self.playable(seat)
         room = MAX_COUNT - self.count
-        if cards is None:
+        if self.held is None:
             actions: list[Action | AnyCard] = [AnyCard(seat, min(room, 10))]
-            may_go = room < 10
         else:
-            actions = [PlayCard(seat, c) for c in cards]
-            may_go = not cards
-        if may_go or (self.tournament and self.count_cards):
+            actions = [PlayCard(seat, c) for c in self.held[seat] if VALUE[c] <= room]
+        if self.may_go(seat):
             actions.append(Go(seat))
         return actions
 
@@ -258,66 +267,44 @@ class Play:
         """Raise :class:`IllegalError` with a sentence when ``action`` breaks a rule."""
         if self.turn is None:
             raise IllegalError("the play is over: every card has been laid", rule="hand_over")
-        if not 0 <= action.seat < self.players:
+        seat = action.seat
+        if not 0 <= seat < self.players:
             raise IllegalError(
-                f"seat {action.seat} is not at a {self.players}-player table",
+                f"seat {seat} is not at a {self.players}-player table",
                 rule="no_such_seat", legal=self.legal_actions(),
             )
-        if action.seat != self.turn:
+        if seat != self.turn:
             raise IllegalError(
-                f"it is seat {self.turn}'s turn, not seat {action.seat}'s",
+                f"it is seat {self.turn}'s turn, not seat {seat}'s",
                 rule="out_of_turn", legal=self.legal_actions(),
             )
-        if isinstance(action, PlayCard):
-            self._check_card(action)
-        elif isinstance(action, Go):
-            self._check_go(action)
+        if type(action) is PlayCard:
+            card = action.card
+            if card in self.played:
+                raise IllegalError(f"{card} has already been played this hand",
+                                   rule="card_already_played", legal=self.legal_actions())
+            if self.held is not None and card not in self.held[seat]:
+                raise IllegalError(f"seat {seat} does not hold {card}",
+                                   rule="card_not_held", legal=self.legal_actions())
+            if self.count + VALUE[card] > MAX_COUNT:
+                raise IllegalError(
+                    f"{card} would take the count from {self.count} to {self.count + VALUE[card]}, past 31",
+                    rule="count_over_31", legal=self.legal_actions(),
+                )
+        elif type(action) is Go:
+            if not self.may_go(seat):
+                raise IllegalError(self._why_no_go(seat), rule="go_while_able", legal=self.legal_actions())
         else:
             # AnyCard describes legal cards; it is not itself a move.
             raise MalformedError(f"{action!r} is not a play: lay a card or say go")
 
-    def _check_card(self, action: PlayCard) -> None:
-        card = action.card
-        if card in self.played:
-            raise IllegalError(
-                f"{card} has already been played this hand",
-                rule="card_already_played", legal=self.legal_actions(),
-            )
-        if self.held is not None and card not in self.held[action.seat]:
-            raise IllegalError(
-                f"seat {action.seat} does not hold {card}",
-                rule="card_not_held", legal=self.legal_actions(),
-            )
-        if self.count + card.value > MAX_COUNT:
-            raise IllegalError(
-                f"{card} would take the count from {self.count} to {self.count + card.value}, past 31",
-                rule="count_over_31", legal=self.legal_actions(),
-            )
-
-    def _check_go(self, action: Go) -> None:
+    def _why_no_go(self, seat: int) -> str:
         if not self.count_cards:
-            raise IllegalError(
-                f"seat {action.seat} leads the count and must lay a card: every card fits at 0",
-                rule="go_while_able", legal=self.legal_actions(),
-            )
-        if self.tournament:
-            return  # a renege is legal but penalised (see apply)
-        cards, n = self._playable_now(action.seat)
-        if n:
-            reason = (f"it can play {', '.join(map(str, cards))}" if cards
-                      else "every card fits at a count of 21 or less")
-            raise IllegalError(
-                f"seat {action.seat} may not say go at {self.count}: {reason}",
-                rule="go_while_able", legal=self.legal_actions(),
-            )
-
-    def _playable_now(self, seat: int) -> tuple[list[Card], int]:
-        """The cards ``seat`` could lay and how many; unknown cards count only
-        where every card fits (a count of 21 or less)."""
-        cards = self.playable(seat)
-        if cards is not None:
-            return cards, len(cards)
-        return [], self.left[seat] if self.count <= MAX_COUNT - 10 else 0
+            return f"seat {seat} leads the count and must lay a card: every card fits at 0"
+        cards, _ = self.playable_now(seat)
+        reason = (f"it can play {', '.join(map(str, cards))}" if cards
+                  else "every card fits at a count of 21 or less")
+        return f"seat {seat} may not say go at {self.count}: {reason}"
 
     def can(self, action: Action) -> bool:
         try:
@@ -332,59 +319,60 @@ class Play:
         """Check ``action`` and return the next position and what it scored."""
         self.check(action)
         seat = action.seat
-        scores: list[Score] = []
-        state = self
-        if isinstance(action, PlayCard):
-            cards = self.count_cards + (action.card,)
-            scores.extend(peg_scores(cards, seat))
-            held = self.held
+        held, left, played = self.held, self.left, self.played
+        passed, last = self.passed, self.last_player
+        if type(action) is PlayCard:
+            card = action.card
+            count = self.count + VALUE[card]
+            count_cards = self.count_cards + (card,)
+            scores = peg_scores(count_cards, seat, count)
             if held is not None:
-                held = tuple(
-                    tuple(c for c in h if c != action.card) if i == seat else h
-                    for i, h in enumerate(held)
-                )
-            left = tuple(n - 1 if i == seat else n for i, n in enumerate(self.left))
-            state = replace(
-                self, count_cards=cards, last_player=seat, held=held, left=left,
-                played=self.played + (action.card,),
-            )
+                held = tuple(tuple(c for c in h if c != card) if i == seat else h
+                             for i, h in enumerate(held))
+            left = tuple(n - 1 if i == seat else n for i, n in enumerate(left))
+            played = played + (card,)
+            last = seat
         else:
-            cards, n = self._playable_now(seat)
-            if n:  # only reachable under tournament rules: check() refuses it otherwise
+            count, count_cards = self.count, self.count_cards
+            cards, n = self.playable_now(seat)
+            scores = []
+            if n:  # a renege: only possible under tournament rules
                 scores.append(Score(next_opponent(self.players, seat), "renege",
-                                    RENEGE_POINTS_PER_CARD * n, tuple(cards)))
-            state = replace(self, passed=self.passed | {seat})
-        count = state.count
-        state, more, reset = state._next_turn(seat)
-        scores.extend(more)
-        totals = list(state.scores)
-        for s in scores:
-            totals[s.seat] += s.points
-        state = replace(state, scores=tuple(totals))
-        event = PegEvent(action=action, count=count, scores=tuple(scores),
-                         reset=reset, hand_over=state.turn is None)
-        return state, event
-
-    def _next_turn(self, actor: int) -> tuple[Play, list[Score], bool]:
-        """Whose turn after ``actor``; ends the count (and the hand) when nobody can go on."""
-        n = self.players
-        if self.count < MAX_COUNT:
-            for i in range(1, n + 1):
-                s = (actor + i) % n
-                if self.left[s] and s not in self.passed:
-                    return replace(self, turn=s), [], False
-        # The count is over: 31, or nobody holding cards can play on.
-        last = self.last_player
-        assert last is not None  # the leader can always play at 0
-        hand_over = not any(self.left)
-        scores = []
-        if self.count != MAX_COUNT:
-            scores.append(Score(last, "last_card" if hand_over else "go", 1))
-        nxt = None
-        if not hand_over:
-            nxt = next((last + i) % n for i in range(1, n + 1) if self.left[(last + i) % n])
-        state = replace(self, turn=nxt, count_cards=(), passed=frozenset(), last_player=None)
-        return state, scores, True
+                                    RENEGE_POINTS_PER_CARD * n))
+            passed = passed | {seat}
+        # Whose turn: the next seat holding cards that has not said go.
+        players = self.players
+        turn = None
+        reset = False
+        if count < MAX_COUNT:
+            for i in range(1, players + 1):
+                s = (seat + i) % players
+                if left[s] and s not in passed:
+                    turn = s
+                    break
+        if turn is None:
+            # The count is over: 31, or nobody holding cards can play on.
+            reset = True
+            assert last is not None  # the leader can always play at 0
+            if count != MAX_COUNT:
+                scores.append(Score(last, "last_card" if not any(left) else "go", 1))
+            for i in range(1, players + 1):
+                s = (last + i) % players
+                if left[s]:
+                    turn = s
+                    break
+        totals = self.scores
+        if scores:
+            totals = list(totals)
+            for s in scores:
+                totals[s.seat] += s.points
+            totals = tuple(totals)
+        if reset:
+            nxt = Play(players, turn, 0, (), frozenset(), None, held, left, played, totals, self.tournament)
+        else:
+            nxt = Play(players, turn, count, count_cards, passed, last, held, left, played, totals,
+                       self.tournament)
+        return nxt, PegEvent(action, count, tuple(scores), reset, turn is None)
 
     def team_scores(self) -> tuple[int, int] | None:
         """Points per partnership (seats 0+2, 1+3) with four players."""
@@ -440,6 +428,6 @@ def rule_on_go(count: int, held: Sequence[Card], tournament: bool = False) -> Go
             field="hand",
         )
     ensure_distinct(held)
-    playable = tuple(c for c in held if count + c.value <= MAX_COUNT)
-    penalty = RENEGE_POINTS_PER_CARD * len(playable) if tournament else 0
-    return GoRuling(legal=not playable, count=count, playable=playable, penalty=penalty)
+    cards, n = Play(2, 0, count, (), held=(tuple(held), ()), tournament=tournament).playable_now(0)
+    penalty = RENEGE_POINTS_PER_CARD * n if tournament else 0
+    return GoRuling(legal=not n, count=count, playable=tuple(cards), penalty=penalty)

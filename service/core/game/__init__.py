@@ -1,0 +1,24 @@
+"""A whole game of cribbage: typed actions, positions, and the state a client holds.
+
+OpenSpiel-style: :func:`new_game`, :func:`legal_actions`, :func:`check`,
+:func:`can`, :func:`apply_action` (the next state and its events).
+
+* :mod:`.actions` -- one frozen type per action, and the record notation
+* :mod:`.position` -- a position and the rules that move it
+* :mod:`.state` -- the state: the deal's start plus its actions, replayed
+* :mod:`.deck` -- each deal's pack, committed by the deck seed
+* :mod:`.events` -- what happened, in table order
+"""
+
+from .actions import ACTION_TYPES, Count, Cut, Deal, Discard, GameAction, Go, PlayCard, action_type, notation, parse_action
+from .events import EVENT_TYPES, GameEvent
+from .position import HEELS_POINTS, PHASES, Position, can, check, legal_actions
+from .state import GameState, apply_action, chain, genesis, legal, new_game, replay_record, restore, result
+
+__all__ = [
+    "ACTION_TYPES", "EVENT_TYPES", "HEELS_POINTS", "PHASES",
+    "Count", "Cut", "Deal", "Discard", "GameAction", "Go", "PlayCard",
+    "GameEvent", "GameState", "Position",
+    "action_type", "apply_action", "can", "chain", "check", "genesis", "legal", "legal_actions",
+    "new_game", "notation", "parse_action", "replay_record", "restore", "result",
+]

@@ -1,0 +1,161 @@
+"""What a seat can do in a game: one small frozen type per action, and their notation.
+
+The notation is the unit of exchange (as UCI moves are for chess): a game
+state keeps the deal's actions in it, and a game record is every action of a
+game in order.  One action a line::
+
+    deal 0                      the dealer deals (the service's deck)
+    deal 0 8C9H4S6C4DKD.6D2STC3HKHAS/   with the cards: each seat's, seat 0 first, then the crib's
+    discard 1 6D2S              seat 1 lays 6D and 2S away to the crib
+    cut 1                       the pone cuts (with a client deck: ``cut 1 5H``)
+    play 0 5H                   seat 0 lays the five of hearts
+    go 1                        seat 1 says go
+    count 0                     seat 0 counts its hand (or the dealer the crib)
+
+``=N`` after any of play, go or count is the points the seat claims (muggins).
+
+>>> parse_action("discard 1 6D2S")
+Discard(seat=1, cards=(Card.parse('6D'), Card.parse('2S')))
+>>> notation(parse_action("count 2 =12"))
+'count 2 =12'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from ..cards import CARDS, Card
+from ..errors import MalformedError
+from ..play import Go, PlayCard
+
+__all__ = ["Deal", "Discard", "Cut", "PlayCard", "Go", "Count", "GameAction", "ACTION_TYPES",
+           "notation", "parse_action", "action_type"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The dealer deals.  ``hands`` (seat 0 first) and ``crib`` (cards dealt
+    straight to it) are given with a client deck, and in a record."""
+
+    seat: int
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    crib: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """A seat lays cards away to the crib."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """The pone cuts and the starter is turned; ``starter`` is given with a
+    client deck, and in a record."""
+
+    seat: int
+    starter: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A seat counts its hand in the show (the dealer last, then the crib)."""
+
+    seat: int
+    claim: int | None = None
+
+
+GameAction = Union[Deal, Discard, Cut, PlayCard, Go, Count]
+
+_TYPES: dict[type, str] = {Deal: "deal", Discard: "discard", Cut: "cut", PlayCard: "play", Go: "go",
+                           Count: "count"}
+ACTION_TYPES = tuple(_TYPES.values())
+
+
+def action_type(action: GameAction) -> str:
+    """The action's name in the API: deal, discard, cut, play, go or count."""
+    return _TYPES[type(action)]
+
+
+def _cards_text(cards: tuple[Card, ...]) -> str:
+    return "".join(str(c) for c in cards)
+
+
+def notation(action: GameAction) -> str:
+    """The action as one line of a record."""
+    kind = _TYPES[type(action)]
+    text = f"{kind} {action.seat}"
+    if kind == "deal":
+        if action.hands is not None:
+            text += " " + ".".join(_cards_text(h) for h in action.hands) + "/" + _cards_text(action.crib)
+    elif kind == "discard":
+        text += " " + _cards_text(action.cards)
+    elif kind == "cut":
+        if action.starter is not None:
+            text += f" {action.starter}"
+    elif kind == "play":
+        text += f" {action.card}"
+    if kind in ("play", "go", "count") and action.claim is not None:
+        text += f" ={action.claim}"
+    return text
+
+
+_BY_CODE = {str(c): c for c in CARDS}
+
+
+def _parse_cards(text: str, where: str) -> tuple[Card, ...]:
+    if len(text) % 2:
+        raise MalformedError(f"{where}: cards are written two characters each, as 5H TD", field=None)
+    out = []
+    for i in range(0, len(text), 2):
+        card = _BY_CODE.get(text[i:i + 2])
+        if card is None:
+            raise MalformedError(f"{where}: {text[i:i + 2]!r} is not a card", field=None)
+        out.append(card)
+    return tuple(out)
+
+
+def parse_action(text: str) -> GameAction:
+    """Read one line of the notation; a bad line raises :class:`MalformedError`."""
+    if not isinstance(text, str) or len(text) > 120:
+        raise MalformedError("an action is a line of text such as 'play 0 5H'")
+    words = text.split(" ")
+    claim = None
+    if len(words) > 2 and words[-1].startswith("="):
+        digits = words.pop()[1:]
+        if not (digits.isdigit() and digits.isascii() and len(digits) <= 2 and str(int(digits)) == digits):
+            raise MalformedError(f"{text!r}: a claim is =0 to =29")
+        claim = int(digits)
+    if len(words) < 2 or not (len(words[1]) == 1 and words[1] in "0123"):
+        raise MalformedError(f"{text!r} is not an action: write the type, the seat and its cards")
+    kind, seat, rest = words[0], int(words[1]), words[2:]
+    if claim is not None and kind not in ("play", "go", "count"):
+        raise MalformedError(f"{text!r}: only play, go and count carry a claim")
+    if kind == "deal" and len(rest) <= 1:
+        if not rest:
+            return Deal(seat)
+        hands_text, slash, crib_text = rest[0].partition("/")
+        if not slash:
+            raise MalformedError(f"{text!r}: a dealt crib follows a '/'")
+        hands = tuple(_parse_cards(h, text) for h in hands_text.split("."))
+        return Deal(seat, hands, _parse_cards(crib_text, text))
+    if kind == "discard" and len(rest) == 1:
+        return Discard(seat, _parse_cards(rest[0], text))
+    if kind == "cut" and len(rest) <= 1:
+        starter = _parse_cards(rest[0], text) if rest else ()
+        if len(starter) > 1:
+            raise MalformedError(f"{text!r}: the cut turns one starter")
+        return Cut(seat, starter[0] if starter else None)
+    if kind == "play" and len(rest) == 1:
+        card = _parse_cards(rest[0], text)
+        if len(card) != 1:
+            raise MalformedError(f"{text!r}: a play lays one card")
+        return PlayCard(seat, card[0], claim)
+    if kind == "go" and not rest:
+        return Go(seat, claim)
+    if kind == "count" and not rest:
+        return Count(seat, claim)
+    raise MalformedError(f"{text!r} is not an action: deal, discard, cut, play, go or count with its cards")

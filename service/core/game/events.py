@@ -1,0 +1,30 @@
+"""What happened in a game, in the order a table pegs it."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import Card
+from ..play import Score
+
+EVENT_TYPES = ("cut_for_deal", "deal", "discard", "starter", "play", "go", "count", "game_over",
+               "deal_record")
+
+
+class GameEvent(NamedTuple):
+    type: str
+    """One of :data:`EVENT_TYPES`."""
+    deal: int
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    count: int | None = None
+    what: str | None = None
+    """For a count: 'hand' or 'crib'."""
+    scores: tuple[Score, ...] = ()
+    reset: bool = False
+    record: tuple[str, ...] = ()
+    """For a deal_record: the deal's actions in notation, cards included."""
+
+    @property
+    def points(self) -> int:
+        return sum(s.points for s in self.scores)

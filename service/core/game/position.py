@@ -1,0 +1,372 @@
+"""A position in a game: everything true at one moment, and the rules that move it.
+
+The order of a hand (docs/rules.md): the dealer deals; every seat discards to
+the crib; the pone (left of the dealer, ``dealer + 1``) cuts and the starter is
+turned (a jack is *his heels*, 2 to the dealer at once); the play, pone first;
+the show, pone first, clockwise, the dealer last, then the crib; the deal
+passes to the left.  The game ends the instant a side reaches the target and
+nothing after that is scored.
+
+With four players the partnerships are seats 0+2 and 1+3 and share a score:
+``pegs`` are kept per *side* (a side is a player, or a partnership).  Each side
+has two pegs, (front, back): the front is its score, the back the one before,
+so the gap shows the whole last score.
+
+Each action has its check, which raises :class:`IllegalError` with a sentence,
+and :func:`can` derives from it; :func:`apply` checks, then returns the next
+position, the events in table order, and the action as completed (the cards a
+service deck dealt filled in), which is what a record keeps.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple, Sequence
+
+from ..cards import RANK, Card, ensure_distinct
+from ..errors import IllegalError, MalformedError
+from ..options import GameOptions
+from ..play import Go, Play, PlayCard, Score, next_opponent
+from ..show import score_show
+from .actions import Count, Cut, Deal, Discard, GameAction, action_type
+from .events import GameEvent
+
+JACK = 11
+HEELS_POINTS = 2
+PHASES = ("deal", "discard", "cut", "play", "show", "over")
+
+
+class Position(NamedTuple):
+    options: GameOptions
+    deal: int
+    """The number of the deal in progress (1 for the first)."""
+    dealer: int
+    first_dealer: int
+    pegs: tuple[tuple[int, int], ...]
+    """(front, back) per side."""
+    phase: str
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's cards: as dealt, then the four kept (played cards stay for the show)."""
+    discards: tuple[tuple[Card, ...], ...]
+    """What each seat laid away to the crib this deal (it knows them)."""
+    crib: tuple[Card, ...]
+    starter: Card | None
+    cards: tuple[Card, ...] | None
+    """This deal's pack in order; None with a client deck."""
+    play: Play | None
+    shown: int
+    """Hands counted so far in the show (players + 1 with the crib)."""
+    winner: int | None
+    """The side that reached the target, once the game is over."""
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def pone(self) -> int:
+        return (self.dealer + 1) % self.options.players
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(f for f, _ in self.pegs)
+
+    def show_order(self) -> list[int]:
+        """Left of the dealer first, clockwise, the dealer last, then the crib (dealer)."""
+        n = self.options.players
+        return [(self.dealer + 1 + i) % n for i in range(n)] + [self.dealer]
+
+    def counting_crib(self) -> bool:
+        """In the show, whether the next count is the crib's."""
+        return self.phase == "show" and self.shown == self.options.players
+
+    def to_act(self) -> list[int]:
+        """Seats that may act now (several only while discarding)."""
+        phase = self.phase
+        if phase == "play":
+            return [self.play.turn]
+        if phase == "deal":
+            return [self.dealer]
+        if phase == "discard":
+            return [s for s, d in enumerate(self.discards) if not d]
+        if phase == "cut":
+            return [self.pone]
+        if phase == "show":
+            return [self.show_order()[self.shown]]
+        return []
+
+
+def start_of_deal(options: GameOptions, deal: int, dealer: int, first_dealer: int,
+                  pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> Position:
+    """The position before the deal action of deal ``deal``."""
+    n = options.players
+    return Position(options, deal, dealer, first_dealer, pegs, "deal", ((),) * n, ((),) * n, (), None,
+                    cards, None, 0, None)
+
+
+# ---------------------------------------------------------------------------
+# Legal actions and checks.
+
+
+def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
+    """Every legal action now (of ``seat`` only, when given).  A client-deck
+    deal or cut is listed once, without its cards (any cards of the right
+    number are legal)."""
+    phase = pos.phase
+    if phase == "play":
+        out: list[GameAction] = pos.play.legal_actions()  # type: ignore[assignment]
+    elif phase == "discard":
+        k = pos.options.discards
+        out = [Discard(s, combo) for s in pos.to_act() if seat is None or s == seat
+               for combo in combinations(pos.hands[s], k)]
+    elif phase == "deal":
+        out = [Deal(pos.dealer)]
+    elif phase == "cut":
+        out = [Cut(pos.pone)]
+    elif phase == "show":
+        out = [Count(pos.to_act()[0])]
+    else:
+        out = []
+    if seat is not None:
+        out = [a for a in out if a.seat == seat]
+    return out
+
+
+def _illegal(pos: Position, message: str, rule: str, field: str | None = None) -> IllegalError:
+    return IllegalError(message, rule=rule, legal=legal_actions(pos), field=field)
+
+
+_PHASE_ACTIONS = {"deal": (Deal,), "discard": (Discard,), "cut": (Cut,), "play": (PlayCard, Go),
+                  "show": (Count,), "over": ()}
+_PHASE_VERB = {"deal": "deal", "discard": "discard", "cut": "cut", "play": "play or say go", "show": "count"}
+
+
+def check(pos: Position, action: GameAction) -> None:
+    """Raise :class:`IllegalError` with a sentence if ``action`` is not legal now."""
+    kind = type(action)
+    claim = getattr(action, "claim", None)
+    if claim is not None and not 0 <= claim <= 29:
+        raise MalformedError("a claim is 0 to 29 points", field="claim")
+    n = pos.options.players
+    if not 0 <= action.seat < n:
+        raise _illegal(pos, f"seat {action.seat} is not at a {n}-player table", "no_such_seat", "seat")
+    if pos.phase == "over":
+        raise _illegal(pos, "the game is over", "game_over")
+    if kind not in _PHASE_ACTIONS[pos.phase]:
+        expected = _PHASE_VERB[pos.phase]
+        raise _illegal(pos, f"a {action_type(action)} is not possible now: it is time to {expected}",
+                       "wrong_phase", "type")
+    if action.seat not in pos.to_act():
+        who = ", ".join(f"seat {s}" for s in pos.to_act())
+        raise _illegal(pos, f"seat {action.seat} may not {action_type(action)} now; waiting for {who}",
+                       "out_of_turn", "seat")
+    _CHECKS[kind](pos, action)
+
+
+def _check_deal(pos: Position, a: Deal) -> None:
+    o = pos.options
+    if pos.cards is not None:
+        if a.hands is not None or a.crib:
+            raise _illegal(pos, "the service deals this game: give no cards", "cards_not_expected", "hands")
+        return
+    if a.hands is None:
+        raise _illegal(pos, "with a client deck the deal gives every seat's cards", "cards_required", "hands")
+    if len(a.hands) != o.players:
+        raise _illegal(pos, f"deal to each of {o.players} seats", "wrong_deal", "hands")
+    for s, h in enumerate(a.hands):
+        if len(h) != o.cards_dealt:
+            raise _illegal(pos, f"deal {o.cards_dealt} cards to each seat", "wrong_deal", f"hands/{s}")
+    if len(a.crib) != o.dealt_to_crib:
+        raise _illegal(pos, f"deal {o.dealt_to_crib} cards straight to the crib", "wrong_deal", "crib")
+    ensure_distinct([c for h in a.hands for c in h] + list(a.crib))
+
+
+def _check_discard(pos: Position, a: Discard) -> None:
+    k = pos.options.discards
+    if len(a.cards) != k:
+        raise _illegal(pos, f"each seat discards {k} card{'s' if k > 1 else ''} to the crib",
+                       "wrong_discard", "cards")
+    ensure_distinct(a.cards)
+    for i, c in enumerate(a.cards):
+        if c not in pos.hands[a.seat]:
+            raise _illegal(pos, f"seat {a.seat} does not hold {c}", "card_not_held", f"cards/{i}")
+
+
+def _check_cut(pos: Position, a: Cut) -> None:
+    if pos.cards is not None:
+        if a.starter is not None:
+            raise _illegal(pos, "the service turns the starter in this game", "cards_not_expected", "starter")
+        return
+    if a.starter is None:
+        raise _illegal(pos, "with a client deck the cut gives the starter", "cards_required", "starter")
+    if a.starter in pos.crib or any(a.starter in h for h in pos.hands):
+        raise _illegal(pos, f"{a.starter} is already dealt and cannot be the starter", "card_in_use", "starter")
+
+
+def _check_peg(pos: Position, a: PlayCard | Go) -> None:
+    try:
+        pos.play.check(a)
+    except IllegalError as exc:
+        raise _illegal(pos, exc.message, exc.rule, "card" if type(a) is PlayCard else None) from None
+
+
+def _check_count(pos: Position, a: Count) -> None:
+    """The show order is the whole rule, checked with the turn."""
+
+
+_CHECKS = {Deal: _check_deal, Discard: _check_discard, Cut: _check_cut, PlayCard: _check_peg,
+           Go: _check_peg, Count: _check_count}
+
+
+def can(pos: Position, action: GameAction) -> bool:
+    try:
+        check(pos, action)
+    except ValueError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Applying an action.
+
+
+def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int], ...], tuple[Score, ...], int | None]:
+    """Peg ``scores`` in order, stopping the instant a side reaches the target.
+    One peg move per side per event, so the gap shows the whole last score."""
+    if not scores:
+        return pos.pegs, (), None
+    o = pos.options
+    pegs = list(pos.pegs)
+    moved = 0
+    pegged = []
+    for s in scores:
+        if s.points <= 0:
+            continue
+        side = s.seat % 2 if o.players == 4 else s.seat
+        front, back = pegs[side]
+        pegs[side] = (front + s.points, back if moved >> side & 1 else front)
+        moved |= 1 << side
+        pegged.append(s)
+        if front + s.points >= o.target:
+            return tuple(pegs), tuple(pegged), side
+    return tuple(pegs), tuple(pegged), None
+
+
+def with_claim(players: int, seat: int, scores: Sequence[Score], claim: int | None) -> list[Score]:
+    """Muggins: a seat pegs what it claims (never more than it made); the
+    next opponent calls muggins and pegs what it missed."""
+    own = sum(s.points for s in scores if s.seat == seat)
+    if claim is None or claim >= own:
+        return list(scores)
+    out, left = [], claim
+    for s in scores:
+        if s.seat != seat:
+            out.append(s)
+            continue
+        take = min(left, s.points)
+        left -= take
+        if take:
+            out.append(s._replace(points=take))
+    out.append(Score(next_opponent(players, seat), "muggins", own - claim))
+    return out
+
+
+def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent], GameAction]:
+    """Check ``action``; return the next position, its events and the action as completed."""
+    check(pos, action)
+    return _APPLY[type(action)](pos, action)
+
+
+def _over(pos: Position, events: list[GameEvent]) -> Position:
+    events.append(GameEvent("game_over", pos.deal))
+    return pos._replace(phase="over")
+
+
+def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], GameAction]:
+    o = pos.options
+    n = o.players
+    if pos.cards is None:
+        hands, crib = a.hands, a.crib
+    else:
+        # One card at a time, starting left of the dealer; then the crib's.
+        cards = pos.cards
+        dealt: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n * o.cards_dealt):
+            dealt[(pos.dealer + 1 + i) % n].append(cards[i])
+        hands = tuple(tuple(h) for h in dealt)
+        k = n * o.cards_dealt
+        crib = tuple(cards[k:k + o.dealt_to_crib])
+        a = Deal(a.seat, hands, crib)
+    nxt = pos._replace(phase="discard", hands=hands, crib=crib, discards=((),) * n)
+    return nxt, [GameEvent("deal", pos.deal, a.seat)], a
+
+
+def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent], GameAction]:
+    hands = list(pos.hands)
+    hands[a.seat] = tuple(c for c in hands[a.seat] if c not in a.cards)
+    discards = list(pos.discards)
+    discards[a.seat] = a.cards
+    done = all(discards)
+    nxt = pos._replace(hands=tuple(hands), discards=tuple(discards), crib=pos.crib + a.cards,
+                       phase="cut" if done else "discard")
+    return nxt, [GameEvent("discard", pos.deal, a.seat, a.cards)], a
+
+
+def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAction]:
+    o = pos.options
+    if pos.cards is None:
+        starter = a.starter
+    else:
+        starter = pos.cards[o.players * o.cards_dealt + o.dealt_to_crib]
+        a = Cut(a.seat, starter)
+    pegs, scores, winner = pos.pegs, (), None
+    if RANK[starter] == JACK:  # his heels
+        pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", HEELS_POINTS, (starter,))])
+    events = [GameEvent("starter", pos.deal, a.seat, (starter,), scores=scores)]
+    play = Play.start(o.players, pos.pone, pos.hands, o.tournament)
+    nxt = pos._replace(starter=starter, phase="play", play=play, pegs=pegs, winner=winner)
+    if winner is not None:
+        nxt = _over(nxt, events)
+    return nxt, events, a
+
+
+def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEvent], GameAction]:
+    play, ev = pos.play.apply(a)
+    scores = ev.scores
+    if pos.options.muggins_in_play and a.claim is not None:
+        scores = with_claim(pos.options.players, a.seat, scores, a.claim)
+    pegs, pegged, winner = _peg(pos, scores)
+    kind = "play" if type(a) is PlayCard else "go"
+    events = [GameEvent(kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count,
+                        scores=pegged, reset=ev.reset)]
+    nxt = Position(pos.options, pos.deal, pos.dealer, pos.first_dealer, pegs,
+                   "show" if ev.hand_over else "play", pos.hands, pos.discards, pos.crib, pos.starter,
+                   pos.cards, play, 0, winner)
+    if winner is not None:
+        nxt = _over(nxt, events)
+    return nxt, events, a
+
+
+def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], GameAction]:
+    o = pos.options
+    is_crib = pos.shown == o.players
+    cards = pos.crib if is_crib else pos.hands[a.seat]
+    show = score_show(cards, pos.starter, crib=is_crib)
+    scores = [Score(a.seat, i.kind, i.points, i.cards) for i in show.items]
+    if o.muggins:
+        scores = with_claim(o.players, a.seat, scores, a.claim)
+    pegs, pegged, winner = _peg(pos, scores)
+    events = [GameEvent("count", pos.deal, a.seat, tuple(cards), what="crib" if is_crib else "hand",
+                        scores=pegged)]
+    if winner is not None:  # a finished game keeps its cards on the table
+        return _over(pos._replace(pegs=pegs, shown=pos.shown + 1, winner=winner), events), events, a
+    return pos._replace(pegs=pegs, shown=pos.shown + 1), events, a
+
+
+_APPLY = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,
+          Go: _apply_peg, Count: _apply_count}
+
+
+def deal_over(pos: Position) -> bool:
+    """Every hand and the crib have been counted: the deal passes to the left."""
+    return pos.phase == "show" and pos.shown > pos.options.players

@@ -1,0 +1,246 @@
+"""A game state: where the current deal began, and the actions taken since.
+
+Everything else (phase, hands, crib, count, whose turn, legal actions) is the
+:class:`Position` rebuilt by replaying those actions, so a state a client
+sends back is verified whole on every request and no derived fact is ever
+taken on trust.  The state stays the same size all game: at the end of each
+deal its actions are folded into ``history``, a SHA-256 chain that a record
+of the game (every action in order) reproduces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace
+from typing import Any, NamedTuple, Sequence
+
+from ..cards import RANK, VALUE, Card, ensure_distinct
+from ..errors import IllegalError, MalformedError
+from ..options import GameOptions, outcome
+from .actions import Cut, Deal, GameAction, notation
+from .deck import new_deck_seed, pack, seed_from_text
+from .events import GameEvent
+from .position import Position, apply, deal_over, legal_actions, start_of_deal
+
+MAX_DEALS = 200
+"""No game lasts this long (a 121 game takes at most about 25 deals); a bound on the deal counter."""
+
+
+class GameState(NamedTuple):
+    game_id: str
+    """32 hex digits (128 random bits), the same for the whole game."""
+    options: GameOptions
+    first_dealer: int
+    deck_seed: str | None
+    """Fixes every deal's pack (see :mod:`.deck`); None with a client deck."""
+    deal: int
+    dealer: int
+    pegs: tuple[tuple[int, int], ...]
+    """(front, back) per side when this deal began."""
+    deal_seq: int
+    """Actions taken in the game before this deal."""
+    history: str
+    """SHA-256 chain over the previous deals' records (hex)."""
+    deal_cards: tuple[Card, ...] | None
+    """This deal's pack given outright (a state converted from format 1), else None."""
+    actions: tuple[GameAction, ...]
+    """This deal's actions, completed (the cards a service deck dealt filled in)."""
+    position: Position
+
+    @property
+    def seq(self) -> int:
+        """Actions taken in the whole game so far."""
+        return self.deal_seq + len(self.actions)
+
+    @property
+    def phase(self) -> str:
+        return self.position.phase
+
+    def to_act(self) -> list[int]:
+        return self.position.to_act()
+
+
+def genesis(game_id: str, options: GameOptions, first_dealer: int) -> str:
+    """The history of a game before its first deal.  How the pack is chosen
+    (deck, seed) is left out: a record gives its cards outright."""
+    rules = ",".join(f"{f.name}={getattr(options, f.name)}" for f in dataclass_fields(options)
+                     if f.name not in ("deck", "seed"))
+    return hashlib.sha256(f"cribbage-game/2\n{game_id}\n{rules}\n{first_dealer}".encode()).hexdigest()
+
+
+def chain(history: str, record: Sequence[str]) -> str:
+    """The history after one more deal, whose actions in notation are ``record``."""
+    return hashlib.sha256((history + "\n" + "\n".join(record)).encode()).hexdigest()
+
+
+def cut_for_deal(options: GameOptions, cuts: Sequence[Card]) -> int | None:
+    """The seat that deals first: the lowest card; None when the lowest ranks tie.
+
+    >>> cut_for_deal(GameOptions(), [Card.parse("9H"), Card.parse("4C")])
+    1
+    >>> cut_for_deal(GameOptions(ten_value_ties=True), [Card.parse("JH"), Card.parse("KC")]) is None
+    True
+    """
+    key = VALUE if options.ten_value_ties else RANK
+    low = min(key[c] for c in cuts)
+    lowest = [s for s, c in enumerate(cuts) if key[c] == low]
+    return lowest[0] if len(lowest) == 1 else None
+
+
+def _pack(deck_seed: str | None, deal: int) -> tuple[Card, ...] | None:
+    return pack(deck_seed, deal) if deck_seed is not None else None
+
+
+def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Card] | None = None, *,
+             deck_seed: str | None = None, game_id: str | None = None) -> tuple[GameState, list[GameEvent]]:
+    """A game before its first deal.  The first dealer is ``dealer`` if given,
+    else decided by ``cuts`` (one card per seat, client deck) or by cutting
+    the game's pack until the low card is not tied.  ``deck_seed`` defaults to
+    fresh CSPRNG bits (or, for a seeded deck, a hash of the seed)."""
+    n = options.players
+    if options.deck == "client":
+        deck_seed = None
+    elif deck_seed is None:
+        deck_seed = seed_from_text(options.seed) if options.deck == "seeded" else new_deck_seed()
+    events: list[GameEvent] = []
+    if dealer is not None:
+        if not 0 <= dealer < n:
+            raise MalformedError(f"seat {dealer} is not at a {n}-player table", field="dealer")
+        if cuts is not None:
+            raise MalformedError("give either the dealer or the cuts for deal, not both", field="cuts")
+    elif cuts is not None:
+        if len(cuts) != n:
+            raise MalformedError(f"give one cut card per seat ({n})", field="cuts")
+        ensure_distinct(cuts)
+        dealer = cut_for_deal(options, cuts)
+        if dealer is None:
+            raise MalformedError("the lowest cuts tie: cut again", field="cuts")
+        events.append(GameEvent("cut_for_deal", 0, dealer, tuple(cuts)))
+    else:
+        if deck_seed is None:
+            raise MalformedError("with a client deck give the dealer or the cuts for deal", field="dealer")
+        cards = pack(deck_seed, 0)
+        for i in range(0, 52 - n + 1, n):
+            dealer = cut_for_deal(options, cards[i:i + n])
+            events.append(GameEvent("cut_for_deal", 0, dealer, cards[i:i + n]))
+            if dealer is not None:
+                break
+        else:  # thirteen ties in a row: no table would go on cutting
+            dealer = 0
+    game_id = game_id or secrets.token_hex(16)
+    pegs = ((0, 0),) * options.sides
+    state = GameState(game_id, options, dealer, deck_seed, 1, dealer, pegs, 0,
+                      genesis(game_id, options, dealer), None, (),
+                      start_of_deal(options, 1, dealer, dealer, pegs, _pack(deck_seed, 1)))
+    return state, events
+
+
+def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[GameEvent]]:
+    """Check ``action`` and return the next state and the events it caused.
+    When the deal is over its record is folded into the history and the next
+    deal begins."""
+    pos, events, done = apply(state.position, action)
+    actions = state.actions + (done,)
+    if deal_over(pos):
+        record = tuple(notation(a) for a in actions)
+        events.append(GameEvent("deal_record", pos.deal, record=record))
+        o = state.options
+        deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
+        return GameState(state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
+                         state.deal_seq + len(actions), chain(state.history, record), None, (),
+                         start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
+                                       _pack(state.deck_seed, deal))), events
+    if pos.phase == "over":
+        events.append(GameEvent("deal_record", pos.deal, record=tuple(notation(a) for a in actions)))
+    return state._replace(actions=actions, position=pos), events
+
+
+def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: str | None, deal: int,
+            dealer: int, pegs: tuple[tuple[int, int], ...], deal_seq: int, history: str,
+            deal_cards: tuple[Card, ...] | None, actions: Sequence[GameAction]) -> GameState:
+    """Rebuild a state from what a client sent, replaying this deal's actions.
+    Anything that does not fit raises :class:`MalformedError` naming the field."""
+    n = options.players
+    if not 1 <= deal <= MAX_DEALS:
+        raise MalformedError(f"a deal number is 1 to {MAX_DEALS}", field="deal")
+    if dealer != (first_dealer + deal - 1) % n:
+        raise MalformedError(f"deal {deal} is dealt by seat {(first_dealer + deal - 1) % n}", field="dealer")
+    if (deck_seed is None) != (options.deck == "client"):
+        raise MalformedError("a deck seed is kept exactly when the service deals", field="deck_seed")
+    for side, (front, back) in enumerate(pegs):
+        if not 0 <= back <= front < options.target or (deal == 1 and front):
+            raise MalformedError("pegs are [front, back], 0 <= back <= front < target, 0 at the first deal",
+                                 field=f"pegs/{side}")
+    if deal == 1 and (deal_seq or history != genesis(game_id, options, first_dealer)):
+        raise MalformedError("the first deal starts the game: seq 0 and the history of this game_id",
+                             field="history")
+    if deal_cards is not None:
+        ensure_distinct(deal_cards)
+        if len(deal_cards) != 52:
+            raise MalformedError("a pack has 52 cards", field="deal_cards")
+    cards = deal_cards if deal_cards is not None else _pack(deck_seed, deal)
+    pos = start_of_deal(options, deal, dealer, first_dealer, pegs, cards)
+    state = GameState(game_id, options, first_dealer, deck_seed, deal, dealer, pegs, deal_seq, history,
+                      deal_cards, (), pos)
+    for i, given in enumerate(actions):
+        # With the service's pack the recorded cards must be the ones it dealt.
+        sent = given
+        if cards is not None and type(given) is Deal:
+            sent = Deal(given.seat)
+        elif cards is not None and type(given) is Cut:
+            sent = Cut(given.seat)
+        try:
+            nxt, _ = apply_action(state, sent)
+        except (IllegalError, MalformedError) as exc:
+            raise MalformedError(f"action {i} ({notation(given)}) does not replay: {exc.message}",
+                                 field=f"actions/{i}") from None
+        if nxt.deal != deal:
+            raise MalformedError("the deal is over: a state starts the next deal", field=f"actions/{i}")
+        if nxt.actions[-1] != given:
+            raise MalformedError(f"action {i} ({notation(given)}) is not what this game's pack dealt",
+                                 field=f"actions/{i}")
+        state = nxt
+    return state
+
+
+def result(state: GameState) -> dict[str, Any] | None:
+    """Who won, each loser's margin in games, and who deals the next game first."""
+    pos = state.position
+    if pos.winner is None:
+        return None
+    o = state.options
+    out = outcome(o, pos.winner, list(pos.scores))
+    if o.loser_deals_first:
+        out["next_first_dealer"] = min(out["losers"], key=lambda entry: entry["score"])["side"]
+    else:
+        out["next_first_dealer"] = (state.first_dealer + 1) % o.players
+    return out
+
+
+def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
+    return legal_actions(state.position, seat)
+
+
+def replay_record(options: GameOptions, first_dealer: int, game_id: str,
+                  actions: Sequence[GameAction]) -> tuple[GameState, list[tuple[int, ...]]]:
+    """Replay a whole game from its record (every action, the cards given in
+    each deal and cut).  Returns the final state and the scores after each
+    deal; an illegal action raises :class:`IllegalError` with ``field``
+    ``actions/<index>``."""
+    dealt = replace(options, deck="client", seed=None)
+    state, _ = new_game(dealt, dealer=first_dealer, game_id=game_id)
+    # The history is the live game's: its options, not the replay's deck.
+    state = state._replace(options=dealt, history=genesis(game_id, options, first_dealer))
+    after_deal: list[tuple[int, ...]] = []
+    for i, action in enumerate(actions):
+        try:
+            state, events = apply_action(state, action)
+        except (IllegalError, MalformedError) as exc:
+            exc.field = f"actions/{i}" + (f"/{exc.field}" if exc.field and not isinstance(exc, IllegalError) else "")
+            exc.extra["index"] = i
+            raise
+        if any(e.type == "deal_record" for e in events):
+            after_deal.append(state.position.scores)
+    return state, after_deal

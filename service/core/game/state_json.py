@@ -1,0 +1,129 @@
+"""The game state as JSON (format version 2), and back.
+
+A state is where the current deal began plus the actions taken since, in
+the record notation (:mod:`.actions`)::
+
+    {"version": 2, "game_id": "...32 hex...", "seq": 57,
+     "options": {...only those that differ from the defaults...},
+     "first_dealer": 0, "deal": 4, "dealer": 1, "pegs": [[40, 38], [33, 29]],
+     "deck_seed": "...32 hex...", "history": "...64 hex...",
+     "actions": ["deal 1 ...", "discard 0 5H6C", ...]}
+
+Reading one replays the actions (:func:`.state.restore`), so every derived
+fact is recomputed; nothing in it is taken on trust.  ``deal_cards`` (the
+deal's pack outright) appears only in states converted from format 1.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from typing import Any
+
+from ..cards import CARDS
+from ..errors import CribbageError, MalformedError
+from ..options import GameOptions
+from .actions import notation, parse_action
+from .state import MAX_DEALS, GameState, restore
+
+VERSION = 2
+MAX_ACTIONS = 100
+"""More than any deal can take (4 players: 1 deal, 4 discards, 1 cut, 16 plays, the gos, 5 counts)."""
+MAX_SEQ = 100_000
+_DEFAULTS = asdict(GameOptions())
+_KEYS = {"version", "game_id", "seq", "options", "first_dealer", "deal", "dealer", "pegs", "deck_seed",
+         "history", "actions"}
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_BY_CODE = {str(c): c for c in CARDS}
+
+
+def options_json(options: GameOptions) -> dict[str, Any]:
+    """The options that differ from the defaults."""
+    return {k: v for k, v in asdict(options).items() if _DEFAULTS[k] != v}
+
+
+def to_json(state: GameState) -> dict[str, Any]:
+    out = {
+        "version": VERSION, "game_id": state.game_id, "seq": state.seq,
+        "options": options_json(state.options), "first_dealer": state.first_dealer,
+        "deal": state.deal, "dealer": state.dealer, "pegs": [list(p) for p in state.pegs],
+        "deck_seed": state.deck_seed, "history": state.history,
+        "actions": [notation(a) for a in state.actions],
+    }
+    if state.deal_cards is not None:
+        out["deal_cards"] = "".join(str(c) for c in state.deal_cards)
+    return out
+
+
+def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if type(value) is not int or not low <= value <= high:
+        raise MalformedError(f"{key} is a whole number from {low} to {high}", field=f"state/{key}")
+    return value
+
+
+def _text(data: dict[str, Any], key: str, pattern: re.Pattern[str], what: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        raise MalformedError(f"{key} is {what}", field=f"state/{key}")
+    return value
+
+
+def from_json(data: Any) -> GameState:
+    """Read and verify a state; a bad one raises :class:`MalformedError` naming the field."""
+    if not isinstance(data, dict):
+        raise MalformedError("a game state is a JSON object", field="state")
+    for key in data:
+        if key not in _KEYS and key != "deal_cards":
+            raise MalformedError(f"unknown field {key!r}", field=f"state/{key}")
+    for key in _KEYS:
+        if key not in data:
+            raise MalformedError(f"the state has no {key!r}", field=f"state/{key}")
+    if data["version"] != VERSION or type(data["version"]) is not int:
+        raise MalformedError(f"this service reads state versions 1 and {VERSION}", field="state/version")
+    try:
+        options = GameOptions.from_json(data["options"])
+    except MalformedError as exc:
+        exc.field = f"state/{exc.field}"
+        raise
+    n = options.players
+    game_id = _text(data, "game_id", _HEX32, "32 lowercase hex digits")
+    history = _text(data, "history", _HEX64, "64 lowercase hex digits")
+    seq = _int(data, "seq", 0, MAX_SEQ)
+    first_dealer = _int(data, "first_dealer", 0, n - 1)
+    deal = _int(data, "deal", 1, MAX_DEALS)
+    dealer = _int(data, "dealer", 0, n - 1)
+    deck_seed = data["deck_seed"]
+    if deck_seed is not None:
+        deck_seed = _text(data, "deck_seed", _HEX32, "32 lowercase hex digits, or null with a client deck")
+    pegs = data["pegs"]
+    if not isinstance(pegs, list) or len(pegs) != options.sides:
+        raise MalformedError(f"pegs has one [front, back] per side ({options.sides})", field="state/pegs")
+    for i, p in enumerate(pegs):
+        if not (isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p)):
+            raise MalformedError("pegs are [front, back]", field=f"state/pegs/{i}")
+    raw_actions = data["actions"]
+    if not isinstance(raw_actions, list) or len(raw_actions) > MAX_ACTIONS:
+        raise MalformedError(f"actions is a list of at most {MAX_ACTIONS} actions", field="state/actions")
+    if len(raw_actions) > seq:
+        raise MalformedError("seq counts every action of the game, this deal's too", field="state/seq")
+    actions = []
+    for i, text in enumerate(raw_actions):
+        try:
+            actions.append(parse_action(text))
+        except MalformedError as exc:
+            raise MalformedError(exc.message, field=f"state/actions/{i}") from None
+    deal_cards = None
+    if "deal_cards" in data:
+        raw = data["deal_cards"]
+        if not isinstance(raw, str) or len(raw) != 104 or any(raw[i:i + 2] not in _BY_CODE
+                                                             for i in range(0, 104, 2)):
+            raise MalformedError("deal_cards is 52 cards, two characters each", field="state/deal_cards")
+        deal_cards = tuple(_BY_CODE[raw[i:i + 2]] for i in range(0, 104, 2))
+    try:
+        return restore(game_id, options, first_dealer, deck_seed, deal, dealer,
+                       tuple((f, b) for f, b in pegs), seq - len(actions), history, deal_cards, actions)
+    except CribbageError as exc:
+        exc.field = f"state/{exc.field}" if exc.field else "state"
+        raise
