@@ -1,19 +1,40 @@
 """Sealing a game state so an untrusted client can carry it but not read or change it.
 
-AES-256-GCM (authenticated encryption, from ``cryptography``) with a key
-derived from the configured secret by HKDF-SHA256.  The JSON is compressed
-before encryption, which also keeps the token short.  A token is
-``v1.`` + base64url(nonce || ciphertext); the ``v1.`` prefix and the format
-version are bound into the authentication tag, so a state sealed by another
-deployment (another secret) or altered in transit fails to open.
+AES-256-GCM (authenticated encryption, from ``cryptography``) with keys derived
+from the configured secret by HKDF-SHA256.  The JSON is compressed before
+encryption, which also keeps the token short.
+
+Version 2 (what :meth:`Sealer.seal` writes)::
+
+    v2.<key_id>.<game_id>.<seq>.<base64url(nonce || ciphertext)>
+
+``key_id`` (8 hex) names the secret the state was sealed under, so a deployment
+rotating its secret (``CRIBBAGE_STATE_SECRET_PREVIOUS``) knows which key to try;
+``game_id`` (32 hex) and ``seq`` (the state's sequence number) are readable by
+anyone but bound into the GCM tag as associated data, so altering any header
+field fails to open.  Every token has exactly one accepted spelling: the header
+is matched by one regular expression and the base64url body must re-encode to
+the same text (no padding, no ``+``/``/``, no whitespace, canonical last char).
+
+Version 1 (``v1.`` + base64url(nonce || ciphertext), AAD ``b"cribbage-state/v1"``,
+the old key derivation) is still opened, under the current or the previous
+secret, so tokens issued before an upgrade keep working; it is never written.
+
+Seat tokens (``st.<seat>.<base64url(HMAC-SHA256(seat key, "<game_id>/<seat>")[:16])>``)
+prove which seat of which game a client plays; :meth:`Sealer.deck_seed` turns a
+client's seed into a deck seed only the operator can reproduce.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import os
+import re
 import zlib
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -24,59 +45,253 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from .core.errors import MalformedError
 
-PREFIX = "v1."
-_AAD = b"cribbage-state/v1"
-_NONCE = 12
-MAX_TOKEN = 60_000  # openapi.yaml SealedState.maxLength; under the body limit
 SECRET_ENV = "CRIBBAGE_STATE_SECRET"
+PREVIOUS_SECRET_ENV = "CRIBBAGE_STATE_SECRET_PREVIOUS"
+
+PREFIX = "v2."
+V1_PREFIX = "v1."
+MAX_TOKEN = 4096        # a v2 token, header included
+MAX_V1_TOKEN = 60_000   # what v1 accepted (openapi.yaml SealedState.maxLength)
+MAX_SEQ = 10**9 - 1     # seq has at most 9 digits
+MAX_STATE_BYTES = 4 * 1024 * 1024  # a state never inflates past this, so a crafted token cannot either
+MIN_SECRET = 16
+
+_NONCE = 12
+_TAG = 16
+_V1_AAD = b"cribbage-state/v1"
+_V2_AAD = b"cribbage-state/v2|"
+_SALT = b"cribbage-service"
+# HKDF info labels: one per purpose, none equal to v1's b"game-state-seal".
+_INFO_V1_SEAL = b"game-state-seal"
+_INFO_SEAL = b"cribbage/v2/state-seal"
+_INFO_SEAT = b"cribbage/v2/seat-token"
+_INFO_DECK = b"cribbage/v2/deck-seed"
+_INFO_KEY_ID = b"cribbage/v2/key-id"
+
+_V2_RE = re.compile(r"v2\.([0-9a-f]{8})\.([0-9a-f]{32})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]+)")
+_V1_RE = re.compile(r"v1\.([A-Za-z0-9_-]+)")
+_GAME_ID_RE = re.compile(r"[0-9a-f]{32}")
+_SEAT_RE = re.compile(r"st\.(0|[1-9][0-9]{0,8})\.[A-Za-z0-9_-]{22}")
 
 
 class SealError(MalformedError):
-    """A sealed state that cannot be opened: tampered, truncated or sealed elsewhere."""
+    """A sealed state that cannot be opened: tampered, truncated, misspelt or sealed elsewhere."""
+
+
+class SeatTokenError(ValueError):
+    """A seat token that is not valid for this game (malformed, another game, another seat,
+    another deployment).  Deliberately not a :class:`MalformedError`: upstream answers 403."""
+
+
+@dataclass(frozen=True)
+class Opened:
+    state: dict[str, Any]  # the JSON object that was sealed
+    version: int           # 1 or 2
+    game_id: str | None    # from the v2 header (authenticated); None for v1
+    seq: int | None        # from the v2 header (authenticated); None for v1
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes | None:
+    """Decode canonical unpadded base64url, or None if ``text`` is not exactly
+    what encoding its bytes would give (``text`` is already alphabet-checked)."""
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return data if _b64(data) == text else None
+
+
+def _secret_bytes(secret: Any, name: str) -> bytes:
+    if isinstance(secret, str):
+        secret = secret.encode("utf-8")
+    if not isinstance(secret, bytes):
+        raise TypeError(f"{name} must be str or bytes")
+    if len(secret) < MIN_SECRET:
+        raise ValueError(f"{name} must be at least {MIN_SECRET} bytes")
+    return secret
+
+
+def _derive(secret: bytes, info: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT, info=info).derive(secret)
+
+
+class _Keys:
+    """Everything derived from one secret (the secret itself is not kept)."""
+
+    def __init__(self, secret: bytes) -> None:
+        self.v1 = AESGCM(_derive(secret, _INFO_V1_SEAL))
+        self.v2 = AESGCM(_derive(secret, _INFO_SEAL))
+        self.seat = _derive(secret, _INFO_SEAT)
+        self.deck = _derive(secret, _INFO_DECK)
+        self.key_id = hmac.new(_derive(secret, _INFO_KEY_ID), b"key-id", hashlib.sha256).hexdigest()[:8]
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        mac = hmac.new(self.seat, f"{game_id}/{seat}".encode("ascii"), hashlib.sha256).digest()
+        return f"st.{seat}.{_b64(mac[:16])}"
+
+
+def _v2_aad(key_id: str, game_id: str, seq: str) -> bytes:
+    return _V2_AAD + f"{key_id}|{game_id}|{seq}".encode("ascii")
+
+
+def _check_game_id(game_id: Any) -> str:
+    if not isinstance(game_id, str) or not _GAME_ID_RE.fullmatch(game_id):
+        raise ValueError("game_id must be 32 lowercase hex characters")
+    return game_id
+
+
+def _fail(message: str) -> SealError:
+    return SealError(message, field="state")
+
+
+_NOT_SEALED = "the state is not a sealed state of this service"
+_ALTERED = "the sealed state was altered or sealed by another deployment"
+_NOT_STATE = "the sealed state does not hold a game state"
 
 
 class Sealer:
-    def __init__(self, secret: str | bytes) -> None:
-        if isinstance(secret, str):
-            secret = secret.encode()
-        if len(secret) < 16:
-            raise ValueError(f"{SECRET_ENV} must be at least 16 bytes")
-        key = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"cribbage-service",
-                   info=b"game-state-seal").derive(secret)
-        self._aead = AESGCM(key)
+    """Seals under the current secret; opens under the current or the previous one."""
 
-    def seal(self, state: dict[str, Any]) -> str:
-        nonce = os.urandom(_NONCE)
-        body = self._aead.encrypt(nonce, zlib.compress(orjson.dumps(state), 6), _AAD)
-        return PREFIX + base64.urlsafe_b64encode(nonce + body).decode().rstrip("=")
+    def __init__(self, secret: str | bytes, previous: str | bytes | None = None) -> None:
+        self._current = _Keys(_secret_bytes(secret, SECRET_ENV))
+        self._all = [self._current]
+        if previous is not None:
+            self._all.append(_Keys(_secret_bytes(previous, PREVIOUS_SECRET_ENV)))
+        self.key_id: str = self._current.key_id
 
-    def unseal(self, token: Any) -> dict[str, Any]:
-        if not isinstance(token, str) or not token.startswith(PREFIX) or len(token) > MAX_TOKEN:
-            raise SealError("the state is not a sealed state of this service", field="state")
-        raw = token[len(PREFIX):]
-        try:
-            blob = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))
-            plain = self._aead.decrypt(blob[:_NONCE], blob[_NONCE:], _AAD)
-        except (binascii.Error, ValueError, InvalidTag):
-            raise SealError("the sealed state was altered or sealed by another deployment",
-                            field="state") from None
-        # Bounded: a state never inflates past this, so a crafted token cannot either.
-        inflater = zlib.decompressobj()
-        try:
-            data = inflater.decompress(plain, 4 * 1024 * 1024)
-        except zlib.error:
-            raise SealError("the sealed state does not hold a game state", field="state") from None
-        if inflater.unconsumed_tail:
-            raise SealError("the sealed state is too large", field="state")
-        try:
-            state = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            state = None
+    def __repr__(self) -> str:
+        return f"<Sealer key_id={self.key_id} keys={len(self._all)}>"
+
+    # -- state tokens -------------------------------------------------------
+
+    def seal(self, state: dict[str, Any], game_id: str, seq: int) -> str:
         if not isinstance(state, dict):
-            raise SealError("the sealed state does not hold a game state", field="state")
-        return state
+            raise TypeError("only a JSON object can be sealed")
+        _check_game_id(game_id)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
+            raise ValueError(f"seq must be an int from 0 to {MAX_SEQ}")
+        header = f"v2.{self.key_id}.{game_id}.{seq}."
+        nonce = os.urandom(_NONCE)
+        body = self._current.v2.encrypt(nonce, zlib.compress(orjson.dumps(state), 6),
+                                        _v2_aad(self.key_id, game_id, str(seq)))
+        token = header + _b64(nonce + body)
+        if len(token) > MAX_TOKEN:
+            # Never hand out a token that unseal would refuse.
+            raise ValueError(f"the sealed state would be {len(token)} characters, over {MAX_TOKEN}")
+        return token
+
+    def unseal(self, token: object) -> Opened:
+        if not isinstance(token, str):
+            raise _fail(_NOT_SEALED)
+        if token.startswith(PREFIX):
+            return self._unseal_v2(token)
+        if token.startswith(V1_PREFIX):
+            return self._unseal_v1(token)
+        raise _fail(_NOT_SEALED)
+
+    def _unseal_v2(self, token: str) -> Opened:
+        if len(token) > MAX_TOKEN:
+            raise _fail("the sealed state is too long")
+        m = _V2_RE.fullmatch(token)
+        if m is None:
+            raise _fail(_NOT_SEALED)
+        key_id, game_id, seq, body = m.groups()
+        blob = _unb64(body)
+        if blob is None or len(blob) < _NONCE + _TAG:
+            raise _fail(_NOT_SEALED)
+        keys = [k for k in self._all if hmac.compare_digest(k.key_id, key_id)]
+        if not keys:
+            raise _fail("the state was sealed under a key this deployment does not have")
+        aad = _v2_aad(key_id, game_id, seq)
+        for k in keys:
+            try:
+                plain = k.v2.decrypt(blob[:_NONCE], blob[_NONCE:], aad)
+            except InvalidTag:
+                continue
+            return Opened(_inflate(plain), 2, game_id, int(seq))
+        raise _fail(_ALTERED)
+
+    def _unseal_v1(self, token: str) -> Opened:
+        # Old tokens, written by the v1 code: same format, AAD and key derivation.
+        # Only the canonical spelling the v1 encoder produced is accepted.
+        if len(token) > MAX_V1_TOKEN:
+            raise _fail("the sealed state is too long")
+        m = _V1_RE.fullmatch(token)
+        blob = _unb64(m.group(1)) if m else None
+        if blob is None or len(blob) < _NONCE + _TAG:
+            raise _fail(_NOT_SEALED)
+        for k in self._all:
+            try:
+                plain = k.v1.decrypt(blob[:_NONCE], blob[_NONCE:], _V1_AAD)
+            except InvalidTag:
+                continue
+            return Opened(_inflate(plain), 1, None, None)
+        raise _fail(_ALTERED)
+
+    # -- seat tokens and deck seeds -----------------------------------------
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        _check_game_id(game_id)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= MAX_SEQ:
+            raise ValueError("seat must be a non-negative int")
+        return self._current.seat_token(game_id, seat)
+
+    def seat_of(self, game_id: str, token: object, players: int) -> int:
+        """The seat ``token`` was issued for in game ``game_id``, under the current
+        or the previous secret; :class:`SeatTokenError` otherwise (including when
+        ``game_id`` is not a v2 game id, e.g. ``None`` for a v1 state)."""
+        if isinstance(players, bool) or not isinstance(players, int) or players < 1:
+            raise ValueError("players must be a positive int")
+        if not isinstance(token, str) or not _SEAT_RE.fullmatch(token):
+            raise SeatTokenError("not a seat token")
+        if not isinstance(game_id, str) or not _GAME_ID_RE.fullmatch(game_id):
+            raise SeatTokenError("this game has no seat tokens")
+        seat = int(token[3:token.index(".", 3)])
+        if not 0 <= seat < players:
+            raise SeatTokenError("the seat token names no seat of this game")
+        ok = False
+        for k in self._all:  # compare against every key, so timing shows nothing either
+            ok |= hmac.compare_digest(token, k.seat_token(game_id, seat))
+        if not ok:
+            raise SeatTokenError("the seat token is not valid for this game")
+        return seat
+
+    def deck_seed(self, seed: str) -> str:
+        if not isinstance(seed, str):
+            raise TypeError("seed must be a str")
+        return hmac.new(self._current.deck, seed.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
+def _inflate(plain: bytes) -> dict[str, Any]:
+    inflater = zlib.decompressobj()
+    try:
+        data = inflater.decompress(plain, MAX_STATE_BYTES)
+    except zlib.error:
+        raise _fail(_NOT_STATE) from None
+    if inflater.unconsumed_tail:
+        raise _fail("the sealed state is too large")
+    if not inflater.eof or inflater.unused_data:
+        raise _fail(_NOT_STATE)
+    try:
+        state = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        raise _fail(_NOT_STATE) from None
+    if not isinstance(state, dict):
+        raise _fail(_NOT_STATE)
+    return state
 
 
 def sealer_from_env() -> Sealer | None:
+    """A :class:`Sealer` from ``CRIBBAGE_STATE_SECRET`` (and, while rotating,
+    ``CRIBBAGE_STATE_SECRET_PREVIOUS``); None when no secret is set (plain states)."""
     secret = os.environ.get(SECRET_ENV)
-    return Sealer(secret) if secret else None
+    previous = os.environ.get(PREVIOUS_SECRET_ENV) or None
+    if not secret:
+        if previous:
+            raise ValueError(f"{PREVIOUS_SECRET_ENV} is set but {SECRET_ENV} is not")
+        return None
+    return Sealer(secret, previous)
