@@ -37,6 +37,7 @@ PROBLEM_BASE = "https://cribbage.example/problems/"
 # (falcon's built-in errors).
 _STATUS_PROBLEMS: dict[int, tuple[str, str]] = {
     400: ("bad-request", "Bad request"),
+    403: ("seat-forbidden", "Not this seat's to do or see"),
     404: ("not-found", "Not found"),
     405: ("method-not-allowed", "Method not allowed"),
     406: ("not-acceptable", "Not acceptable"),

@@ -1,9 +1,10 @@
-"""``POST /v1/games`` and ``POST /v1/games/advance``: a whole game, stateless.
+"""The game operations: start, advance, view and replay, stateless.
 
-The client holds the state and sends it back with each action.  Without a
-secret the state is plain JSON (a trusted platform server holds it); with
-``CRIBBAGE_STATE_SECRET`` set it travels sealed (see :mod:`service.seal`), and
-every response shows a per-seat ``view`` in which hidden cards are ``null``.
+The client holds the state and sends it back with each request.  Without a
+secret the state is plain JSON for a trusted platform server.  With
+``CRIBBAGE_STATE_SECRET`` set it travels sealed (:mod:`service.seal`), every
+request names its seat by a seat token, and nothing a seat may not see leaves
+the service: its view, its own legal actions, the events as it sees them.
 """
 
 from __future__ import annotations
@@ -11,17 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 import falcon
-from marshmallow import ValidationError, fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.core.errors import CribbageError, IllegalError, MalformedError
-from service.core.game import ACTION_TYPES, apply_action, event_record, legal_actions, new_game
-from service.core.options import DECKS, GameOptions
-from service.core.state_json import from_json, to_json
-from service.core.views import redact_event, view
-from service.seal import Sealer
+from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, parse_action, replay_record, result
+from service.core.game.state_json import from_json, options_json, to_json
+from service.core.game.views import action_json, event_json, view, visible_events
+from service.core.options import GameOptions
+from service.seal import Sealer, SeatTokenError
 
-from ..actions import game_action_from, game_action_json
+from ..actions import game_action_from
 from ..media import read_json_object
+from ..problems import ProblemError
 from ..schemas import CardField, StrictBoolean, StrictInteger, StrictSchema, load
 
 
@@ -29,7 +31,7 @@ class OptionsSchema(StrictSchema):
     players = StrictInteger(validate=validate.OneOf([2, 3, 4]))
     target = StrictInteger(validate=validate.OneOf([61, 121]))
     five_and_two = StrictBoolean()
-    deck = fields.String(validate=validate.OneOf(DECKS))
+    deck = fields.String(validate=validate.OneOf(("random", "seeded", "client")))
     seed = fields.String(validate=validate.Length(1, 200), allow_none=True)
     ten_value_ties = StrictBoolean()
     tournament = StrictBoolean()
@@ -48,6 +50,10 @@ class StartRequest(StrictSchema):
     view = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
 
 
+_ACTION_FIELDS = {"deal": {"hands", "crib"}, "discard": {"cards"}, "cut": {"starter"},
+                  "play": {"card", "claim"}, "go": {"claim"}, "count": {"claim", "what"}}
+
+
 class ActionSchema(StrictSchema):
     type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
     seat = StrictInteger(required=True, validate=validate.Range(0, 3))
@@ -58,6 +64,18 @@ class ActionSchema(StrictSchema):
     crib = fields.List(CardField(), validate=validate.Length(0, 2))
     starter = CardField()
     claim = StrictInteger(validate=validate.Range(0, 29))
+    what = fields.String(validate=validate.OneOf(("hand", "crib")))
+
+    @validates_schema
+    def _fits_type(self, data: dict[str, Any], **kwargs: Any) -> None:
+        allowed = _ACTION_FIELDS.get(data.get("type"), set())
+        for key in data:
+            if key not in ("type", "seat") and key not in allowed:
+                raise ValidationError(f"a {data['type']} action takes no {key!r}", key)
+        if data.get("type") == "play" and "card" not in data:
+            raise ValidationError("a play names its card", "card")
+        if data.get("type") == "discard" and "cards" not in data:
+            raise ValidationError("a discard names its cards", "cards")
 
 
 class StateField(fields.Field):
@@ -69,47 +87,108 @@ class StateField(fields.Field):
         return value
 
 
+SEAT_TOKEN = fields.String(validate=validate.Length(1, 64))
+
+
 class AdvanceRequest(StrictSchema):
     state = StateField(required=True)
     action = fields.Nested(ActionSchema, required=True)
     view = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
+    seat_token = SEAT_TOKEN
+
+
+class ViewRequest(StrictSchema):
+    state = StateField(required=True)
+    seat = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
+    seat_token = SEAT_TOKEN
+
+
+class RecordSchema(StrictSchema):
+    game_id = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
+    options = fields.Dict(load_default=dict)
+    first_dealer = StrictInteger(required=True, validate=validate.Range(0, 3))
+    actions = fields.List(fields.String(validate=validate.Length(1, 120)), required=True,
+                          validate=validate.Length(max=5000))
+
+
+class ReplayRequest(StrictSchema):
+    record = fields.Nested(RecordSchema, required=True)
+
+
+def forbidden(detail: str) -> ProblemError:
+    return ProblemError(403, "seat-forbidden", "Not this seat's to do or see", detail,
+                        errors=[{"field": "/seat_token", "reason": detail}])
 
 
 class _GameResource:
     def __init__(self, sealer: Sealer | None) -> None:
         self.sealer = sealer
 
-    def respond(self, resp: falcon.Response, state: Any, events: list[Any], seat: int | None,
-                asked_view: bool) -> None:
-        full = to_json(state)
-        if seat is not None and seat >= state.players:
-            raise MalformedError(f"seat {seat} is not at a {state.players}-player table", field="view")
-        records = [event_record(e, state.options, with_cards=True) for e in events]
-        legal = [game_action_json(a) for a in legal_actions(state)]
-        body: dict[str, Any] = {"to_act": state.to_act(), "phase": state.phase}
-        if self.sealer is not None:
-            # Untrusted clients: only what the viewing seat may see leaves the service.
-            body["state"] = self.sealer.seal(full)
-            body["view"] = view(state, seat)
-            body["events"] = [redact_event(e, seat) for e in records]
-            body["legal_actions"] = [a for a in legal if a["seat"] == seat]
-        else:
-            body["state"] = full
-            body["view"] = view(state, seat) if asked_view else None
-            body["events"] = records
-            body["legal_actions"] = legal
-        resp.media = body
+    # -- reading -------------------------------------------------------------
 
-    def read_state(self, raw: Any) -> Any:
+    def read_state(self, raw: Any) -> GameState:
+        from service.core.game.state_v1 import from_v1  # TEMP until state_v1 lands
         if self.sealer is not None:
             if not isinstance(raw, str):
                 raise MalformedError("this service seals game states: send the sealed state string",
                                      field="state")
-            raw = self.sealer.unseal(raw)
-        elif not isinstance(raw, dict):
-            raise MalformedError("this service has no sealing secret: send the state object",
-                                 field="state")
-        return from_json(raw)
+            opened = self.sealer.unseal(raw)
+            if opened.version == 1:
+                return from_v1(opened.state)
+            state = from_json(opened.state)
+            if (opened.game_id, opened.seq) != (state.game_id, state.seq):
+                raise MalformedError("the sealed header does not match the state", field="state")
+            return state
+        if not isinstance(raw, dict):
+            raise MalformedError("this service has no sealing secret: send the state object", field="state")
+        return from_v1(raw) if raw.get("version") == 1 else from_json(raw)
+
+    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> int | str | None:
+        """Who is asking: a seat proven by its token (sealed), or the seat the
+        platform names (plain; ``"all"`` when it names none)."""
+        n = state.options.players
+        if self.sealer is None:
+            if "seat_token" in data:
+                raise MalformedError("seat tokens belong to sealed games", field="seat_token")
+            seat = data.get(plain_key)
+            if seat is not None and seat >= n:
+                raise MalformedError(f"seat {seat} is not at a {n}-player table", field=plain_key)
+            return "all" if seat is None else seat
+        if data.get(plain_key) is not None:
+            raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}")
+        token = data.get("seat_token")
+        if token is None:
+            return None  # a spectator
+        try:
+            return self.sealer.seat_of(state.game_id, token, n)
+        except SeatTokenError as exc:
+            raise forbidden(f"the seat token is not one of this game's: {exc}") from None
+
+    # -- answering -----------------------------------------------------------
+
+    def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
+                seat: int | str | None, **extra: Any) -> None:
+        n = state.options.players
+        who = None if seat == "all" else seat
+        if self.sealer is not None:
+            token = self.sealer.seal(to_json(state), state.game_id, state.seq)
+        else:
+            token = to_json(state)
+        actions = legal(state, who) if seat is not None else []
+        resp.media = {
+            "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
+            "phase": state.phase, "to_act": state.to_act(),
+            "view": {**view(state, seat), "options": self.visible_options(state)},
+            "events": [event_json(e, n, seat) for e in visible_events(events, seat)],
+            "legal_actions": [action_json(state, a) for a in actions],
+            **extra,
+        }
+
+    @staticmethod
+    def visible_options(state: GameState) -> dict[str, Any]:
+        opts = options_json(state.options)
+        opts.pop("seed", None)  # a seed gives the pack away
+        return opts
 
 
 class GameStart(_GameResource):
@@ -118,8 +197,24 @@ class GameStart(_GameResource):
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
         options = GameOptions.from_json(data["options"])
-        state = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"))
-        self.respond(resp, state, [], data.get("view"), "view" in data)
+        deck_seed = None
+        if self.sealer is not None:
+            if data.get("view") is not None:
+                raise forbidden("a sealed game shows each seat its view through its seat token")
+            if options.deck == "seeded":
+                # No client can compute a sealed game's pack, not even from its own seed.
+                deck_seed = self.sealer.deck_seed(options.seed)
+        state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
+                                 deck_seed=deck_seed)
+        if data.get("view") is not None and data["view"] >= options.players:
+            raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
+                                 field="view")
+        seat: int | str | None = data.get("view", "all") if self.sealer is None else None
+        tokens = None
+        if self.sealer is not None:
+            tokens = [self.sealer.seat_token(state.game_id, s) for s in range(options.players)]
+        self.respond(resp, state, events, "all" if seat is None and self.sealer is None else seat,
+                     seat_tokens=tokens)
         resp.status = falcon.HTTP_201
 
 
@@ -130,12 +225,56 @@ class GameAdvance(_GameResource):
         data = load(self._schema, read_json_object(req))
         state = self.read_state(data["state"])
         action = game_action_from(data["action"])
+        seat = self.seat(state, data, "view")
+        if self.sealer is not None:
+            if seat is None:
+                raise forbidden("an action in a sealed game needs the acting seat's seat_token")
+            if action.seat != seat:
+                raise forbidden(f"this seat token is seat {seat}'s; it cannot act for seat {action.seat}")
         try:
             state, events = apply_action(state, action)
         except CribbageError as exc:
-            exc.field = exc.field or "action"
-            if self.sealer is not None and isinstance(exc, IllegalError):
-                # Legal discards and plays of other seats would show their hidden cards.
-                exc.legal = [a for a in exc.legal if a.seat == data.get("view")]
+            exc.field = "action/" + exc.field if exc.field else "action"
+            if isinstance(exc, IllegalError) and seat != "all":
+                # Other seats' legal discards and plays would show their hidden cards.
+                exc.legal = [a for a in exc.legal if a.seat == seat]
             raise
-        self.respond(resp, state, events, data.get("view"), "view" in data)
+        self.respond(resp, state, events, seat, seat_tokens=None)
+
+
+class GameView(_GameResource):
+    _schema = ViewRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        state = self.read_state(data["state"])
+        self.respond(resp, state, [], self.seat(state, data, "seat"), seat_tokens=None)
+
+
+class GameReplay:
+    """Replay a whole game's record and verify it (no secret involved: a record is public)."""
+
+    _schema = ReplayRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))["record"]
+        options = GameOptions.from_json(data["options"])
+        if data["first_dealer"] >= options.players:
+            raise MalformedError("the first dealer is a seat at the table", field="record/first_dealer")
+        actions = []
+        for i, text in enumerate(data["actions"]):
+            try:
+                actions.append(parse_action(text))
+            except MalformedError as exc:
+                raise MalformedError(exc.message, field=f"record/actions/{i}") from None
+        try:
+            state, after = replay_record(options, data["first_dealer"], data["game_id"], actions)
+        except CribbageError as exc:
+            exc.field = f"record/{exc.field}"
+            raise
+        resp.media = {
+            "game_id": data["game_id"], "seq": state.seq, "deals": len(after) + (state.actions != ()),
+            "scores_after_deal": [list(s) for s in after],
+            "history": state.history, "phase": state.phase, "result": result(state),
+            "final": view(state, "all"),
+        }
