@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence, Union
 
-from .cards import RANK, VALUE, Card, ensure_distinct
+from .cards import CARDS, RANK, VALUE, Card, ensure_distinct
 from .errors import IllegalError, MalformedError
 
 CARDS_FOR_THE_PLAY = 4
@@ -81,6 +81,10 @@ class AnyCard:
 
 
 Action = Union[PlayCard, Go]
+
+# Actions are immutable, so legal_actions hands out shared instances.
+_PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
+_GOS = tuple(Go(seat) for seat in range(4))
 
 
 class Score(NamedTuple):
@@ -256,9 +260,10 @@ class Play(NamedTuple):
         if self.held is None:
             actions: list[Action | AnyCard] = [AnyCard(seat, min(room, 10))]
         else:
-            actions = [PlayCard(seat, c) for c in self.held[seat] if VALUE[c] <= room]
+            plays = _PLAYS[seat]
+            actions = [plays[c] for c in self.held[seat] if VALUE[c] <= room]
         if self.may_go(seat):
-            actions.append(Go(seat))
+            actions.append(_GOS[seat])
         return actions
 
     # -- checks ------------------------------------------------------------
@@ -318,6 +323,10 @@ class Play(NamedTuple):
     def apply(self, action: Action) -> tuple[Play, PegEvent]:
         """Check ``action`` and return the next position and what it scored."""
         self.check(action)
+        return self.advance(action)
+
+    def advance(self, action: Action) -> tuple[Play, PegEvent]:
+        """:meth:`apply` for an action already checked."""
         seat = action.seat
         held, left, played = self.held, self.left, self.played
         passed, last = self.passed, self.last_player
@@ -327,14 +336,15 @@ class Play(NamedTuple):
             count_cards = self.count_cards + (card,)
             scores = peg_scores(count_cards, seat, count)
             if held is not None:
-                held = tuple(tuple(c for c in h if c != card) if i == seat else h
-                             for i, h in enumerate(held))
-            left = tuple(n - 1 if i == seat else n for i, n in enumerate(left))
+                mine = held[seat]
+                i = mine.index(card)
+                held = held[:seat] + (mine[:i] + mine[i + 1:],) + held[seat + 1:]
+            left = left[:seat] + (left[seat] - 1,) + left[seat + 1:]
             played = played + (card,)
             last = seat
         else:
             count, count_cards = self.count, self.count_cards
-            cards, n = self.playable_now(seat)
+            n = self.playable_now(seat)[1]
             scores = []
             if n:  # a renege: only possible under tournament rules
                 scores.append(Score(next_opponent(self.players, seat), "renege",

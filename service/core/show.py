@@ -29,7 +29,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
-from .cards import JACK, Card, ensure_distinct, parse_cards
+from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
 from .errors import MalformedError
 
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
@@ -181,6 +181,24 @@ def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int
     return tuple(items)
 
 
+def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> list[tuple[str, tuple[Card, ...], int]]:
+    """Every scoring combination of four distinct cards and the starter, as
+    (kind, cards, points) in the spoken order; nothing is validated."""
+    five = sorted((*hand, starter))
+    items = [(kind, tuple(five[i] for i in combo), points)
+             for kind, combo, points in _rank_items(tuple(RANK[c] for c in five))]
+    suit = hand[0] & 3
+    if all(c & 3 == suit for c in hand):
+        if starter & 3 == suit:
+            items.append(("flush", tuple(five), 5))
+        elif not crib:
+            items.append(("flush", tuple(sorted(hand)), 4))
+    nobs = _JACK_OF_SUIT[starter & 3]
+    if nobs in hand:
+        items.append(("nobs", (CARDS[nobs],), 1))
+    return items
+
+
 def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowScore:
     """Count four cards and the starter, listing every scoring combination.
 
@@ -195,24 +213,8 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
     if len(hand) != 4:
         raise MalformedError(f"a hand or crib has 4 cards, not {len(hand)}", field="cards")
     ensure_distinct((*hand, starter))
-    five = tuple(sorted((*hand, starter)))
-    items = [
-        ScoringItem(kind, tuple(five[i] for i in combo), points)
-        for kind, combo, points in _rank_items(tuple(c.rank for c in five))
-    ]
-
-    suit = hand[0].suit
-    if all(c.suit == suit for c in hand):
-        if starter.suit == suit:
-            items.append(ScoringItem("flush", five, 5))
-        elif not crib:
-            items.append(ScoringItem("flush", tuple(sorted(hand)), 4))
-
-    for c in hand:
-        if c.rank == JACK and c.suit == starter.suit:
-            items.append(ScoringItem("nobs", (c,), 1))
-
-    return ShowScore(hand=hand, starter=starter, crib=crib, items=tuple(items))
+    items = tuple(ScoringItem(kind, cards, points) for kind, cards, points in show_items(hand, starter, crib))
+    return ShowScore(hand=hand, starter=starter, crib=crib, items=items)
 
 
 def score_show_text(cards: Sequence[str], starter: str, crib: bool = False) -> ShowScore:

@@ -20,6 +20,7 @@ service deck dealt filled in), which is what a record keeps.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
@@ -27,7 +28,7 @@ from ..cards import RANK, Card, ensure_distinct
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score, next_opponent
-from ..show import score_show
+from ..show import show_items
 from .actions import Count, Cut, Deal, Discard, GameAction, action_type
 from .events import GameEvent
 
@@ -117,19 +118,29 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
         out: list[GameAction] = pos.play.legal_actions()  # type: ignore[assignment]
     elif phase == "discard":
         k = pos.options.discards
-        out = [Discard(s, combo) for s in pos.to_act() if seat is None or s == seat
+        out = [_discard(s, combo) for s in pos.to_act() if seat is None or s == seat
                for combo in combinations(pos.hands[s], k)]
     elif phase == "deal":
-        out = [Deal(pos.dealer)]
+        out = [_DEALS[pos.dealer]]
     elif phase == "cut":
-        out = [Cut(pos.pone)]
+        out = [_CUTS[pos.pone]]
     elif phase == "show":
-        out = [Count(pos.to_act()[0])]
+        out = [_COUNTS[pos.show_order()[pos.shown]]]
     else:
         out = []
     if seat is not None:
         out = [a for a in out if a.seat == seat]
     return out
+
+
+@lru_cache(maxsize=8192)
+def _discard(seat: int, cards: tuple[Card, ...]) -> Discard:
+    return Discard(seat, cards)
+
+
+_DEALS = tuple(Deal(s) for s in range(4))
+_CUTS = tuple(Cut(s) for s in range(4))
+_COUNTS = tuple(Count(s) for s in range(4))
 
 
 def _illegal(pos: Position, message: str, rule: str, field: str | None = None) -> IllegalError:
@@ -147,6 +158,9 @@ def check(pos: Position, action: GameAction) -> None:
     claim = getattr(action, "claim", None)
     if claim is not None and not 0 <= claim <= 29:
         raise MalformedError("a claim is 0 to 29 points", field="claim")
+    if pos.phase == "play" and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
+        _check_peg(pos, action)  # the common case, first
+        return
     n = pos.options.players
     if not 0 <= action.seat < n:
         raise _illegal(pos, f"seat {action.seat} is not at a {n}-player table", "no_such_seat", "seat")
@@ -331,14 +345,14 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
 
 
 def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEvent], GameAction]:
-    play, ev = pos.play.apply(a)
+    play, ev = pos.play.advance(a)  # checked by apply()
     scores = ev.scores
     if pos.options.muggins_in_play and a.claim is not None:
         scores = with_claim(pos.options.players, a.seat, scores, a.claim)
     pegs, pegged, winner = _peg(pos, scores)
     kind = "play" if type(a) is PlayCard else "go"
-    events = [GameEvent(kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count,
-                        scores=pegged, reset=ev.reset)]
+    events = [GameEvent(kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count, None,
+                        pegged, ev.reset)]
     nxt = Position(pos.options, pos.deal, pos.dealer, pos.first_dealer, pegs,
                    "show" if ev.hand_over else "play", pos.hands, pos.discards, pos.crib, pos.starter,
                    pos.cards, play, 0, winner)
@@ -351,8 +365,8 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
     o = pos.options
     is_crib = pos.shown == o.players
     cards = pos.crib if is_crib else pos.hands[a.seat]
-    show = score_show(cards, pos.starter, crib=is_crib)
-    scores = [Score(a.seat, i.kind, i.points, i.cards) for i in show.items]
+    seat = a.seat
+    scores = [Score(seat, kind, points, used) for kind, used, points in show_items(cards, pos.starter, is_crib)]
     if o.muggins:
         scores = with_claim(o.players, a.seat, scores, a.claim)
     pegs, pegged, winner = _peg(pos, scores)

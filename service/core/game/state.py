@@ -154,7 +154,9 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
                                        _pack(state.deck_seed, deal))), events
     if pos.phase == "over":
         events.append(GameEvent("deal_record", pos.deal, record=tuple(notation(a) for a in actions)))
-    return state._replace(actions=actions, position=pos), events
+    return GameState(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
+                     state.dealer, state.pegs, state.deal_seq, state.history, state.deal_cards, actions,
+                     pos), events
 
 
 def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: str | None, deal: int,
