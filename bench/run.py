@@ -2,45 +2,57 @@
 
 1. The rules core in-process: show_total (plain ints) and score_show (full
    breakdown) over a fixed random set of (hand, starter) deals.
-2. distribution(): every hand counted.
-3. HTTP: POST /v1/hands/score against GET /healthz (an almost empty falcon
-   endpoint), through falcon.testing in-process and against a real gunicorn
-   on 127.0.0.1 (http.client with keep-alive, one connection and four
-   threads; wrk too when it is installed).
+2. Whole random games through the core, and the size of a mid-game state.
+3. distribution(): every hand counted.
+4. HTTP in-process: POST /v1/hands/score and GET /healthz through
+   falcon.testing and as raw WSGI calls (no server, no sockets).
+5. HTTP side by side (ratios): the service and bench/empty_app.py (a bare
+   falcon endpoint that parses the same JSON bodies with the same orjson
+   handlers), both under gunicorn.conf.py on 127.0.0.1, measured alternately
+   (ABAB) with the same load; each line is target req/s / reference req/s,
+   because absolute figures on this shared 2-core machine drift by tens of
+   percent.  Lines: GET /healthz against the empty app's /healthz (what the
+   service's middleware costs; a sanity line), POST /v1/hands/score with 200
+   distinct random hands, POST /v1/games/advance with the bodies of a few
+   seeded random games recorded in-process first.  The load is wrk when it
+   is on PATH (`apt-get install wrk`), else a Python client that is itself
+   the bottleneck and pulls ratios toward 1.  See bench/harness.py.
 
-Every loop is bounded in count and in time; traffic goes to 127.0.0.1 only.
-Environment: BENCH_N (HTTP requests per measurement, default 2000),
-BENCH_DEALS (core deals, default 200000), BENCH_SKIP_DISTRIBUTION=1.
+A section that fails (the engine or the API mid-change) prints its error
+and the others still run.  Every loop is bounded in count and in time;
+traffic goes to 127.0.0.1 only.
+
+Environment: BENCH_SECONDS (per side-by-side measurement, default 5),
+BENCH_ROUNDS (ABAB rounds, default 3), BENCH_CONNECTIONS (concurrent
+keep-alive connections, default 8), BENCH_N (in-process HTTP requests per
+measurement, default 2000), BENCH_DEALS (core deals, default 200000),
+BENCH_SKIP_DISTRIBUTION=1.
 """
 
 from __future__ import annotations
 
-import http.client
 import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import threading
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import falcon.testing  # noqa: E402
-import httpx  # noqa: E402
 import orjson  # noqa: E402
 
-from service.core.cards import CARDS  # noqa: E402
-from service.core.distribution import distribution  # noqa: E402
-from service.core.show import score_show, show_total  # noqa: E402
+from bench import harness  # noqa: E402
 
 N_HTTP = int(os.environ.get("BENCH_N", "2000"))
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
-TIME_CAP = 20.0  # seconds, per HTTP measurement
+SECONDS = float(os.environ.get("BENCH_SECONDS", "5"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "8"))
+TIME_CAP = 20.0  # seconds, per in-process HTTP measurement
 BODY = orjson.dumps({"cards": ["5H", "5C", "5S", "JD"], "starter": "5D"})
 HEADERS = {"Content-Type": "application/json"}
 
@@ -64,6 +76,9 @@ def best_of(runs: int, fn) -> float:
 
 
 def bench_core() -> None:
+    from service.core.cards import CARDS
+    from service.core.show import score_show, show_total
+
     print("== rules core, in-process, one core ==")
     ints = deals(N_DEALS)
 
@@ -92,6 +107,8 @@ def bench_core() -> None:
 def bench_distribution() -> None:
     if os.environ.get("BENCH_SKIP_DISTRIBUTION"):
         return
+    from service.core.distribution import distribution
+
     print("== distribution() ==")
     t = time.perf_counter()
     d = distribution()
@@ -143,119 +160,6 @@ def bench_in_process() -> None:
     assert all(s.startswith("200") for s in statuses)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-# The HTTP client is http.client with keep-alive: httpx costs ~2.5 ms of client
-# CPU per request here, more than the server, and would measure itself.
-
-
-def _request(conn: http.client.HTTPConnection, method: str, path: str) -> int:
-    if method == "POST":
-        conn.request("POST", path, body=BODY, headers=HEADERS)
-    else:
-        conn.request(method, path)
-    r = conn.getresponse()
-    r.read()
-    return r.status
-
-
-def _sequential(port: int, label: str, method: str, path: str) -> None:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        for _ in range(50):  # warm up
-            _request(conn, method, path)
-        count, start = 0, time.perf_counter()
-        while count < N_HTTP and time.perf_counter() - start < TIME_CAP:
-            assert _request(conn, method, path) == 200
-            count += 1
-        report(f"gunicorn 1 conn {label}", count, time.perf_counter() - start)
-    finally:
-        conn.close()
-
-
-def _concurrent(port: int, label: str, method: str, path: str, threads: int = 4) -> None:
-    per_thread = max(1, N_HTTP // threads)
-    done = [0] * threads
-    latencies = [0.0] * threads
-    start = time.perf_counter()
-
-    def work(i: int) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        try:
-            while done[i] < per_thread and time.perf_counter() - start < TIME_CAP:
-                t = time.perf_counter()
-                _request(conn, method, path)
-                latencies[i] += time.perf_counter() - t
-                done[i] += 1
-        finally:
-            conn.close()
-
-    pool = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    elapsed = time.perf_counter() - start
-    total = sum(done)
-    print(f"{'gunicorn ' + str(threads) + ' conns ' + label:<42}: {total / elapsed:9,.0f} req/s, "
-          f"mean {sum(latencies) / total * 1e3:7.3f} ms  ({total} requests)")
-
-
-def _wrk(base: str) -> None:
-    wrk = shutil.which("wrk")
-    if not wrk:
-        print("(wrk not installed: skipped; `apt-get install wrk` adds a C load generator)")
-        return
-    script = ROOT / "bench" / "post_score.lua"
-    for label, args in [("GET /healthz", [f"{base}/healthz"]),
-                        ("POST /v1/hands/score", ["-s", str(script), f"{base}/v1/hands/score"])]:
-        out = subprocess.run([wrk, "-t2", "-c8", "-d5s", "--latency", *args],
-                             capture_output=True, text=True, timeout=30).stdout
-        rps = next((l.split()[-1] for l in out.splitlines() if l.startswith("Requests/sec")), "?")
-        avg = next((l.split()[1] for l in out.splitlines() if l.strip().startswith("Latency")), "?")
-        print(f"{'wrk -t2 -c8 5s ' + label:<42}: {rps:>9} req/s, mean {avg}")
-
-
-def bench_gunicorn() -> None:
-    print("== HTTP against gunicorn on 127.0.0.1 (gunicorn.conf.py; client on the same machine) ==")
-    port = _free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port)}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "--access-logfile", "/dev/null"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                print("gunicorn did not start; skipped")
-                return
-            time.sleep(0.1)
-        for label, method, path in [("GET /healthz", "GET", "/healthz"),
-                                    ("POST /v1/hands/score", "POST", "/v1/hands/score")]:
-            _sequential(port, label, method, path)
-            _concurrent(port, label, method, path)
-        _wrk(base)
-        _advance_over_http(base)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def _random_game_core(rng: random.Random) -> int:
     from service.core.game import apply_action, legal_actions, new_game
     from service.core.options import GameOptions
@@ -271,8 +175,6 @@ def bench_games() -> None:
     """Whole random 2-player games through the core, and the size of a mid-game state."""
     from service.core.game import apply_action, legal_actions, new_game
     from service.core.options import GameOptions
-    from service.core.state_json import to_json
-    from service.seal import Sealer
 
     print("== games, in-process ==")
     rng = random.Random(7)
@@ -283,37 +185,145 @@ def bench_games() -> None:
         games += 1
     t = time.perf_counter() - start
     print(f"random 2-player games    : {games / t:12,.1f} games/s  ({moves / t:,.0f} actions/s, {games} games)")
-    state = new_game(GameOptions(deck="seeded", seed="size"))
-    while state.hand < 6 or state.phase != "play":  # about the middle of a game
-        state, _ = apply_action(state, rng.choice(legal_actions(state)))
-        if state.phase == "over":
+    try:  # the state format and the seal are being redesigned: this part may lag behind
+        from service.core.state_json import to_json
+        from service.seal import Sealer
+
+        state = new_game(GameOptions(deck="seeded", seed="size"))
+        while state.hand < 6 or state.phase != "play":  # about the middle of a game
+            state, _ = apply_action(state, rng.choice(legal_actions(state)))
+            if state.phase == "over":
+                break
+        plain = orjson.dumps(to_json(state))
+        try:
+            sealed = f"{len(Sealer('b' * 32).seal(to_json(state))):,} bytes sealed"
+        except Exception as exc:
+            sealed = f"sealed size unknown ({type(exc).__name__}: {exc})"
+        print(f"mid-game state (hand {state.hand}) : {len(plain):,} bytes JSON, {sealed}")
+    except Exception as exc:
+        _error("mid-game state size", exc)
+
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+DECK = [r + s for r in RANKS for s in SUITS]  # "5H", "TD", ...
+MAX_ACTIONS_PER_GAME = 2000
+RECORD_TIME_CAP = 60.0  # seconds for recording all advance bodies
+
+
+def score_requests(n: int = 200, seed: int = 2026) -> list[harness.Request]:
+    """``n`` distinct random (4 cards, starter, crib) bodies for POST /v1/hands/score."""
+    rng = random.Random(seed)
+    seen: set = set()
+    out = []
+    for _ in range(n * 100):
+        if len(out) == n:
             break
-    plain = orjson.dumps(to_json(state))
-    sealed = Sealer("b" * 32).seal(to_json(state))
-    print(f"mid-game state (hand {state.hand}) : {len(plain):,} bytes JSON, {len(sealed):,} bytes sealed")
+        five = rng.sample(DECK, 5)
+        crib = rng.random() < 0.5
+        key = (frozenset(five[:4]), five[4], crib)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(("POST", "/v1/hands/score",
+                    orjson.dumps({"cards": five[:4], "starter": five[4], "crib": crib})))
+    return out
 
 
-def _advance_over_http(base: str) -> None:
-    """POST /v1/games/advance requests/s: random games played over HTTP, one connection."""
-    rng = random.Random(11)
-    count, start = 0, time.perf_counter()
-    with httpx.Client(base_url=base, timeout=10) as client:
-        while count < N_HTTP and time.perf_counter() - start < TIME_CAP:
-            body = client.post("/v1/games", json={"options": {"deck": "seeded", "seed": str(count)}}).json()
-            while body["phase"] != "over" and count < N_HTTP:
-                action = rng.choice(body["legal_actions"])
-                body = client.post("/v1/games/advance", json={"state": body["state"], "action": action}).json()
-                count += 1
-    report("gunicorn 1 conn POST /v1/games/advance", count, time.perf_counter() - start)
+def _json_post(client: falcon.testing.TestClient, path: str, body: bytes) -> dict:
+    resp = client.simulate_post(path, body=body, headers=HEADERS)
+    if not 200 <= resp.status_code < 300:
+        detail = resp.json.get("detail") if isinstance(resp.json, dict) else resp.text[:300]
+        raise RuntimeError(f"{path} answered {resp.status_code}: {detail}")
+    return resp.json
+
+
+def advance_requests(games: int = 5, seed: int = 2026) -> tuple[list[harness.Request], int]:
+    """The advance bodies of ``games`` seeded random 2-player games, played in-process.
+
+    Only the response keys ``state``, ``legal_actions`` and ``phase`` are used,
+    so any state format works.  The service is stateless: each recorded body is
+    a valid request on its own.  Raises if any answer is not 2xx.
+    """
+    from service.app import create_app
+
+    client = falcon.testing.TestClient(create_app())
+    rng = random.Random(seed)
+    bodies = []
+    start = time.perf_counter()
+    for i in range(games):
+        resp = _json_post(client, "/v1/games",
+                          orjson.dumps({"options": {"deck": "seeded", "seed": str(i)}, "dealer": 0}))
+        for _ in range(MAX_ACTIONS_PER_GAME):
+            if resp["phase"] == "over":
+                break
+            if time.perf_counter() - start > RECORD_TIME_CAP:
+                raise RuntimeError(f"recording took over {RECORD_TIME_CAP:.0f} s")
+            body = orjson.dumps({"state": resp["state"], "action": rng.choice(resp["legal_actions"])})
+            bodies.append(("POST", "/v1/games/advance", body))
+            resp = _json_post(client, "/v1/games/advance", body)
+        else:
+            raise RuntimeError(f"game {i} not over after {MAX_ACTIONS_PER_GAME} actions")
+    return bodies, games
+
+
+def _error(what: str, exc: BaseException) -> None:
+    last = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    where = f" ({Path(last.filename).name}:{last.lineno})" if last else ""
+    print(f"{what}: skipped -- {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}{where}",
+          flush=True)
+
+
+def bench_side_by_side() -> None:
+    print("== HTTP side by side (ratios) ==")
+    tool = "wrk" if shutil.which("wrk") else "python"
+    print(f"(target / reference req/s, medians of {ROUNDS} ABAB round{'s' if ROUNDS != 1 else ''} of {SECONDS:g} s, "
+          f"{CONNECTIONS} keep-alive "
+          f"connections, both under gunicorn.conf.py on 127.0.0.1; load: {tool}"
+          + ("" if tool == "wrk" else " -- no wrk on PATH: the Python client is the bottleneck and pulls "
+             "ratios toward 1; `apt-get install wrk`") + ")", flush=True)
+    lines: list[tuple[str, list[harness.Request] | None, list[harness.Request] | None, str, str]] = []
+    advance_error: Exception | None = None
+    lines.append(("GET /healthz", [("GET", "/healthz", b"")], None, "empty app's /healthz", ""))
+    scores = score_requests()
+    lines.append(("POST /v1/hands/score", scores, None, "empty endpoint", ""))
+    try:
+        t = time.perf_counter()
+        advances, games = advance_requests()
+        sizes = [len(b) for _, _, b in advances]
+        lines.append(("POST /v1/games/advance", advances, None, "empty endpoint",
+                      f"    ({len(advances):,} bodies recorded from {games} games in {time.perf_counter() - t:.1f} s, "
+                      f"{min(sizes):,}-{max(sizes):,} bytes, mean {sum(sizes) / len(sizes):,.0f})"))
+    except Exception as exc:  # the game API may be mid-change: skip this line only
+        lines.append(("POST /v1/games/advance", None, None, "", ""))
+        advance_error = exc
+    width = max(len(label) for label, *_ in lines)
+    try:
+        with harness.running(harness.SERVICE_APP, harness.EMPTY_APP) as (service, empty):
+            for label, target, reference, reference_label, note in lines:
+                if target is None:
+                    _error(f"{label:<{width}} (recording advance bodies in-process)", advance_error)
+                    continue
+                try:
+                    harness.side_by_side(label, target, reference, seconds=SECONDS, connections=CONNECTIONS,
+                                         rounds=ROUNDS, reference_label=reference_label,
+                                         ports=(service, empty), width=width)
+                    if note:
+                        print(note, flush=True)
+                except Exception as exc:
+                    _error(label, exc)
+    except Exception as exc:  # a server did not start
+        _error("HTTP side by side", exc)
 
 
 def main() -> None:
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    bench_core()
-    bench_games()
-    bench_distribution()
-    bench_in_process()
-    bench_gunicorn()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs", flush=True)
+    for section in (bench_core, bench_games, bench_distribution, bench_in_process, bench_side_by_side):
+        try:
+            section()
+        except Exception as exc:  # one broken section (code mid-change) does not hide the others
+            _error(section.__name__, exc)
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":
