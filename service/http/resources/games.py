@@ -126,7 +126,8 @@ class _GameResource:
 
     # -- reading -------------------------------------------------------------
 
-    def read_state(self, raw: Any) -> GameState:
+    def read_state(self, raw: Any) -> tuple[GameState, bool]:
+        """The state, and whether it came sealed in format 1 (whose games had no seat tokens)."""
         from service.core.game.state_v1 import from_v1  # TEMP until state_v1 lands
         if self.sealer is not None:
             if not isinstance(raw, str):
@@ -134,14 +135,21 @@ class _GameResource:
                                      field="state")
             opened = self.sealer.unseal(raw)
             if opened.version == 1:
-                return from_v1(opened.state)
+                return from_v1(opened.state), True
             state = from_json(opened.state)
             if (opened.game_id, opened.seq) != (state.game_id, state.seq):
                 raise MalformedError("the sealed header does not match the state", field="state")
-            return state
+            return state, False
         if not isinstance(raw, dict):
             raise MalformedError("this service has no sealing secret: send the state object", field="state")
-        return from_v1(raw) if raw.get("version") == 1 else from_json(raw)
+        return (from_v1(raw) if raw.get("version") == 1 else from_json(raw)), False
+
+    def upgrade_tokens(self, state: GameState, was_v1: bool) -> list[str] | None:
+        """A sealed format-1 game gets its seat tokens with its first format-2 answer:
+        format 1 bound no seat, so whoever holds its token held every seat already."""
+        if not was_v1 or self.sealer is None:
+            return None
+        return [self.sealer.seat_token(state.game_id, s) for s in range(state.options.players)]
 
     def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> int | str | None:
         """Who is asking: a seat proven by its token (sealed), or the seat the
@@ -223,9 +231,11 @@ class GameAdvance(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state = self.read_state(data["state"])
+        state, was_v1 = self.read_state(data["state"])
         action = game_action_from(data["action"])
         seat = self.seat(state, data, "view")
+        if was_v1 and seat is None:
+            seat = action.seat  # a format-1 token was never bound to a seat
         if self.sealer is not None:
             if seat is None:
                 raise forbidden("an action in a sealed game needs the acting seat's seat_token")
@@ -239,7 +249,7 @@ class GameAdvance(_GameResource):
                 # Other seats' legal discards and plays would show their hidden cards.
                 exc.legal = [a for a in exc.legal if a.seat == seat]
             raise
-        self.respond(resp, state, events, seat, seat_tokens=None)
+        self.respond(resp, state, events, seat, seat_tokens=self.upgrade_tokens(state, was_v1))
 
 
 class GameView(_GameResource):
@@ -247,8 +257,9 @@ class GameView(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state = self.read_state(data["state"])
-        self.respond(resp, state, [], self.seat(state, data, "seat"), seat_tokens=None)
+        state, was_v1 = self.read_state(data["state"])
+        self.respond(resp, state, [], self.seat(state, data, "seat"),
+                     seat_tokens=self.upgrade_tokens(state, was_v1))
 
 
 class GameReplay:
