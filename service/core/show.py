@@ -25,11 +25,10 @@ lookup on the rank multiset plus the flush and nobs checks) and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
-from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
+from .cards import CARDS, JACK, Card, ensure_distinct, parse_cards
 from .errors import MalformedError
 
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
@@ -89,43 +88,46 @@ _RANK_KEY = tuple(1 << (3 * (i // 4)) for i in range(52))
 _JACK_OF_SUIT = tuple((JACK - 1) * 4 + s for s in range(4))
 
 
-def _rank_points(ranks: Sequence[int]) -> int:
-    """Fifteens, pairs and runs of five ranks, by brute force (table building)."""
+def _rank_items_of(ranks: Sequence[int]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """Fifteens, pairs and runs of five sorted ranks, as positions into them:
+    the one place these three rules are counted."""
     values = [min(r, 10) for r in ranks]
-    pts = 0
+    positions = range(len(ranks))
+    items: list[tuple[str, tuple[int, ...], int]] = []
     for n in range(2, 6):
-        for combo in combinations(values, n):
-            if sum(combo) == 15:
-                pts += 2
-    for a, b in combinations(ranks, 2):
-        if a == b:
-            pts += 2
+        items.extend(("fifteen", combo, 2) for combo in combinations(positions, n)
+                     if sum(values[i] for i in combo) == 15)
+    items.extend(("pair", (a, b), 2) for a, b in combinations(positions, 2) if ranks[a] == ranks[b])
     for n in (5, 4, 3):
-        found = 0
-        for combo in combinations(ranks, n):
-            s = sorted(combo)
-            if all(s[i + 1] == s[i] + 1 for i in range(n - 1)):
-                found += 1
-        if found:
-            pts += found * n
+        runs = [combo for combo in combinations(positions, n) if _consecutive([ranks[i] for i in combo])]
+        if runs:
+            items.extend(("run", combo, n) for combo in runs)
             break
-    return pts
+    return tuple(items)
 
 
-def _build_rank_table() -> dict[int, int]:
+def _consecutive(ranks: Sequence[int]) -> bool:
+    s = sorted(ranks)
+    return all(s[i + 1] == s[i] + 1 for i in range(len(s) - 1))
+
+
+def _build_rank_items() -> dict[int, tuple[tuple[str, tuple[int, ...], int], ...]]:
     from itertools import combinations_with_replacement
 
-    table: dict[int, int] = {}
+    table = {}
     for ranks in combinations_with_replacement(range(1, 14), 5):
         if ranks[0] == ranks[4]:
             continue  # five of a kind cannot be dealt
-        key = sum(1 << (3 * (r - 1)) for r in ranks)
-        table[key] = _rank_points(ranks)
+        table[sum(1 << (3 * (r - 1)) for r in ranks)] = _rank_items_of(ranks)
     return table
 
 
-RANK_POINTS: dict[int, int] = _build_rank_table()
-"""Points from fifteens, pairs and runs for each of the 6,175 five-card rank multisets."""
+RANK_ITEMS = _build_rank_items()
+"""Fifteens, pairs and runs (as positions into the five sorted cards) for each
+of the 6,175 five-card rank multisets, keyed by the sum of :data:`_RANK_KEY`."""
+
+RANK_POINTS: dict[int, int] = {key: sum(p for _, _, p in items) for key, items in RANK_ITEMS.items()}
+"""Points from fifteens, pairs and runs for each rank multiset."""
 
 
 def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
@@ -154,39 +156,13 @@ def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
 # The full breakdown.
 
 
-def _consecutive(ranks: Sequence[int]) -> bool:
-    s = sorted(ranks)
-    return all(s[i + 1] == s[i] + 1 for i in range(len(s) - 1))
-
-
-@lru_cache(maxsize=None)
-def _rank_items(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
-    """Fifteens, pairs and runs of five sorted ranks, as positions into them.
-
-    Cached per rank multiset (6,175 at most), so the full breakdown of a hand
-    costs a lookup and the mapping of positions to its cards.
-    """
-    values = [min(r, 10) for r in ranks]
-    positions = range(len(ranks))
-    items: list[tuple[str, tuple[int, ...], int]] = []
-    for n in range(2, 6):
-        items.extend(("fifteen", combo, 2) for combo in combinations(positions, n)
-                     if sum(values[i] for i in combo) == 15)
-    items.extend(("pair", (a, b), 2) for a, b in combinations(positions, 2) if ranks[a] == ranks[b])
-    for n in (5, 4, 3):
-        runs = [combo for combo in combinations(positions, n) if _consecutive([ranks[i] for i in combo])]
-        if runs:
-            items.extend(("run", combo, n) for combo in runs)
-            break
-    return tuple(items)
-
-
 def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> list[tuple[str, tuple[Card, ...], int]]:
     """Every scoring combination of four distinct cards and the starter, as
     (kind, cards, points) in the spoken order; nothing is validated."""
     five = sorted((*hand, starter))
-    items = [(kind, tuple(five[i] for i in combo), points)
-             for kind, combo, points in _rank_items(tuple(RANK[c] for c in five))]
+    k = _RANK_KEY
+    items = [(kind, tuple([five[i] for i in combo]), points)
+             for kind, combo, points in RANK_ITEMS[k[five[0]] + k[five[1]] + k[five[2]] + k[five[3]] + k[five[4]]]]
     suit = hand[0] & 3
     if all(c & 3 == suit for c in hand):
         if starter & 3 == suit:

@@ -23,6 +23,7 @@ Discard(seat=1, cards=(Card.parse('6D'), Card.parse('2S')))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 from ..cards import CARDS, Card
@@ -84,6 +85,7 @@ def _cards_text(cards: tuple[Card, ...]) -> str:
     return "".join(str(c) for c in cards)
 
 
+@lru_cache(maxsize=16384)
 def notation(action: GameAction) -> str:
     """The action as one line of a record."""
     kind = _TYPES[type(action)]

@@ -1,0 +1,146 @@
+"""Games in-process: random legal play through the engine, side by side with OpenSpiel.
+
+``random_games(seconds)`` plays whole random 2-player games through the public
+API (``new_game``, ``legal``, ``apply_action``) as fast as it can.  The
+reference is OpenSpiel's C++ cribbage (PyPI ``open_spiel``), driven the same
+way from Python, installed into a cached temporary venv -- never into the
+project's dependencies.  Both run in their own subprocess, alternated ABAB,
+and the ratio of the medians is printed: the machine is shared and noisy, so
+only the ratio means much.
+
+Also the sizes of the state (compact JSON) and of the sealed token at the
+start of deals 1, 7 and 13, and the largest over whole games, per player count.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OPENSPIEL = "open_spiel==2.0.2"
+VENV = Path(os.environ.get("BENCH_VENVS", Path(tempfile.gettempdir()) / "cribbage-bench-venvs")) / "openspiel"
+
+OURS = r"""
+import random, sys, time
+sys.path.insert(0, sys.argv[2])
+from service.core.game import apply_action, legal, new_game
+from service.core.options import GameOptions
+rng, opts = random.Random(7), GameOptions()
+def game():
+    state, _ = new_game(opts, deck_seed="%032x" % rng.getrandbits(128))
+    while state.position.phase != "over":
+        state, _ = apply_action(state, rng.choice(legal(state)))
+for _ in range(50):
+    game()  # warm the per-rank-multiset caches
+seconds, n, start = float(sys.argv[1]), 0, time.perf_counter()
+while time.perf_counter() - start < seconds:
+    game(); n += 1
+print(n / (time.perf_counter() - start))
+"""
+
+THEIRS = r"""
+import random, sys, time
+import pyspiel
+game, rng = pyspiel.load_game("cribbage"), random.Random(7)
+def play():
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            # cribbage's chance outcomes (cards) are equally likely
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+for _ in range(50):
+    play()
+seconds, n, start = float(sys.argv[1]), 0, time.perf_counter()
+while time.perf_counter() - start < seconds:
+    play(); n += 1
+print(n / (time.perf_counter() - start))
+"""
+
+
+def openspiel_python() -> Path | None:
+    """The cached venv's python with open_spiel installed, or None if it cannot be had."""
+    python = VENV / "bin" / "python"
+    if python.exists() and subprocess.run([python, "-c", "import pyspiel"], capture_output=True).returncode == 0:
+        return python
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--clear", VENV], check=True, capture_output=True)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", OPENSPIEL], check=True,
+                       capture_output=True, timeout=600)
+    except (subprocess.SubprocessError, OSError) as exc:
+        print(f"  (OpenSpiel reference unavailable: {exc})")
+        return None
+    return python
+
+
+def _rate(python: Path | str, script: str, seconds: float) -> float:
+    out = subprocess.run([python, "-c", script, str(seconds), str(ROOT)], check=True, capture_output=True,
+                         text=True, timeout=seconds * 10 + 120)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def bench_random_games(seconds: float = 3.0, rounds: int = 3) -> None:
+    print("== games, in-process (random legal play, 2 players) ==")
+    theirs = openspiel_python()
+    ours_rates, their_rates = [], []
+    for _ in range(rounds):
+        ours_rates.append(_rate(sys.executable, OURS, seconds))
+        if theirs is not None:
+            their_rates.append(_rate(theirs, THEIRS, seconds))
+    ours = statistics.median(ours_rates)
+    line = f"random 2-player games: {ours:,.0f} games/s (target 1,000)"
+    if their_rates:
+        ref = statistics.median(their_rates)
+        line += (f"; ÷ OpenSpiel C++ cribbage ({OPENSPIEL}): {ours / ref:.2f}"
+                 f" ({ref:,.0f} games/s; {rounds} rounds ABAB of {seconds:g} s)")
+    print(line)
+
+
+def bench_state_sizes() -> None:
+    """Compact JSON bytes and sealed token chars at the start of deals 1, 7, 13, and the largest."""
+    sys.path.insert(0, str(ROOT))
+    import orjson
+
+    from service.core.game import apply_action, legal, new_game
+    from service.core.game.state_json import to_json
+    from service.core.options import GameOptions
+    from service.seal import Sealer
+
+    sealer = Sealer("bench-secret-0123456789abcdef")
+    print("== game state size (compact JSON bytes / sealed token chars) ==")
+    for opts in (GameOptions(), GameOptions(players=3), GameOptions(players=4),
+                 GameOptions(muggins=True, muggins_in_play=True, tournament=True, five_and_two=True)):
+        rng = random.Random(13)
+        at: dict[int, tuple[int, int]] = {}
+        largest = (0, 0)
+        for g in range(20):
+            state, _ = new_game(opts, deck_seed="%032x" % rng.getrandbits(128))
+            data = to_json(state)
+            at.setdefault(1, (len(orjson.dumps(data)), len(sealer.seal(data, state.game_id, state.seq))))
+            while state.phase != "over":
+                action = rng.choice(legal(state))
+                if opts.muggins and hasattr(action, "claim") and rng.random() < 0.3:
+                    action = type(action)(*[getattr(action, f) for f in action.__slots__[:-1]],
+                                          rng.randrange(30))
+                state, _ = apply_action(state, action)
+                data = to_json(state)
+                size = (len(orjson.dumps(data)), len(sealer.seal(data, state.game_id, state.seq)))
+                largest = max(largest, size)
+                if not state.actions and state.deal in (1, 7, 13) and state.deal not in at:
+                    at[state.deal] = size
+        shown = ", ".join(f"deal {d}: {p} / {s}" for d, (p, s) in sorted(at.items()))
+        name = f"{opts.players} players" + (", muggins+tournament+5&2" if opts.muggins else "")
+        print(f"{name:38}: {shown}; largest over 20 games {largest[0]} / {largest[1]}")
+
+
+if __name__ == "__main__":
+    bench_random_games()
+    bench_state_sizes()
