@@ -2,7 +2,9 @@
 
 1. The rules core in-process: show_total (plain ints) and score_show (full
    breakdown) over a fixed random set of (hand, starter) deals.
-2. Whole random games through the core, and the size of a mid-game state.
+2. Whole random 2-player games through the engine, side by side with
+   OpenSpiel's C++ cribbage (PyPI open_spiel, in a cached temporary venv),
+   and the state's size at deals 1, 7 and 13 (bench/games.py).
 3. distribution(): every hand counted.
 4. HTTP in-process: POST /v1/hands/score and GET /healthz through
    falcon.testing and as raw WSGI calls (no server, no sockets).
@@ -160,48 +162,12 @@ def bench_in_process() -> None:
     assert all(s.startswith("200") for s in statuses)
 
 
-def _random_game_core(rng: random.Random) -> int:
-    from service.core.game import apply_action, legal_actions, new_game
-    from service.core.options import GameOptions
-
-    state, moves = new_game(GameOptions(deck="seeded", seed=str(rng.random()))), 0
-    while state.phase != "over":
-        state, _ = apply_action(state, rng.choice(legal_actions(state)))
-        moves += 1
-    return moves
-
-
 def bench_games() -> None:
-    """Whole random 2-player games through the core, and the size of a mid-game state."""
-    from service.core.game import apply_action, legal_actions, new_game
-    from service.core.options import GameOptions
+    """Random games side by side with OpenSpiel, and the state's size (bench/games.py)."""
+    import games
 
-    print("== games, in-process ==")
-    rng = random.Random(7)
-    games = moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < 5.0:
-        moves += _random_game_core(rng)
-        games += 1
-    t = time.perf_counter() - start
-    print(f"random 2-player games    : {games / t:12,.1f} games/s  ({moves / t:,.0f} actions/s, {games} games)")
-    try:  # the state format and the seal are being redesigned: this part may lag behind
-        from service.core.state_json import to_json
-        from service.seal import Sealer
-
-        state = new_game(GameOptions(deck="seeded", seed="size"))
-        while state.hand < 6 or state.phase != "play":  # about the middle of a game
-            state, _ = apply_action(state, rng.choice(legal_actions(state)))
-            if state.phase == "over":
-                break
-        plain = orjson.dumps(to_json(state))
-        try:
-            sealed = f"{len(Sealer('b' * 32).seal(to_json(state))):,} bytes sealed"
-        except Exception as exc:
-            sealed = f"sealed size unknown ({type(exc).__name__}: {exc})"
-        print(f"mid-game state (hand {state.hand}) : {len(plain):,} bytes JSON, {sealed}")
-    except Exception as exc:
-        _error("mid-game state size", exc)
+    games.bench_random_games()
+    games.bench_state_sizes()
 
 
 RANKS = "A23456789TJQK"
