@@ -13,7 +13,9 @@ from service.core.play import AnyCard, Go, PlayCard
 
 
 def action_json(action: Any) -> Any:
-    """A core action (pegging or game) in the request notation."""
+    """A core action (pegging or game) in the request notation; a dict is one already."""
+    if isinstance(action, dict):
+        return action
     if isinstance(action, AnyCard):
         return {"seat": action.seat, "any_card_up_to": action.max_value}
     if isinstance(action, (Deal, Discard, Cut, Count)):

@@ -128,7 +128,8 @@ def parse_action(text: str) -> GameAction:
     claim = None
     if len(words) > 2 and words[-1].startswith("="):
         digits = words.pop()[1:]
-        if not (digits.isdigit() and digits.isascii() and len(digits) <= 2 and str(int(digits)) == digits):
+        if not (digits.isdigit() and digits.isascii() and len(digits) <= 2 and str(int(digits)) == digits
+                and int(digits) <= 29):
             raise MalformedError(f"{text!r}: a claim is =0 to =29")
         claim = int(digits)
     if len(words) < 2 or not (len(words[1]) == 1 and words[1] in "0123"):

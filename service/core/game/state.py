@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card, ensure_distinct
-from ..errors import IllegalError, MalformedError
+from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
@@ -113,7 +113,9 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     elif cuts is not None:
         if len(cuts) != n:
             raise MalformedError(f"give one cut card per seat ({n})", field="cuts")
-        ensure_distinct(cuts)
+        for i, card in enumerate(cuts):
+            if card in cuts[:i]:
+                raise DuplicateCardError(f"{card} is cut twice", card=card, field=f"cuts/{i}")
         dealer = cut_for_deal(options, cuts)
         if dealer is None:
             raise MalformedError("the lowest cuts tie: cut again", field="cuts")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
 
 from ..cards import CARDS
@@ -38,9 +39,14 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 _BY_CODE = {str(c): c for c in CARDS}
 
 
+@lru_cache(maxsize=512)
+def _options_items(options: GameOptions) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, v) for k, v in asdict(options).items() if _DEFAULTS[k] != v)
+
+
 def options_json(options: GameOptions) -> dict[str, Any]:
-    """The options that differ from the defaults."""
-    return {k: v for k, v in asdict(options).items() if _DEFAULTS[k] != v}
+    """The options that differ from the defaults (a fresh dict: callers may change it)."""
+    return dict(_options_items(options))
 
 
 def to_json(state: GameState) -> dict[str, Any]:
