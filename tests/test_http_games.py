@@ -102,11 +102,12 @@ def check_event(event: dict, players: int) -> None:
 
 
 def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, key_id: str | None = None,
-                        start: bool = False) -> None:
+                        tokens: bool = False) -> None:
     """Every answer of /v1/games, /advance and /view has exactly the documented shape.
 
     ``seat``: whose answer it is (sealed: the seat token's seat, None for a
-    spectator; plain: the seat named, None for everything)."""
+    spectator; plain: the seat named, None for everything); ``tokens``: the
+    answer carries seat tokens."""
     assert set(body) == GAME_KEYS, sorted(body)
     phase = body["phase"]
     assert phase in PHASES
@@ -132,10 +133,10 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
         assert (game_id, seq) == (body["game_id"], body["seq"])
         if key_id is not None:
             assert kid == key_id
-        if start:
-            tokens = body["seat_tokens"]
-            assert isinstance(tokens, list) and len(tokens) == players
-            assert [int(SEAT_TOKEN_RE.fullmatch(t).group(1)) for t in tokens] == list(range(players))
+        if tokens:  # a sealed start (and a sealed v1 state's first answer) gives one token a seat
+            issued = body["seat_tokens"]
+            assert isinstance(issued, list) and len(issued) == players
+            assert [int(SEAT_TOKEN_RE.fullmatch(t).group(1)) for t in issued] == list(range(players))
         else:
             assert body["seat_tokens"] is None
         assert not any(e["type"] == "deal_record" for e in body["events"])
@@ -353,7 +354,7 @@ def play_sealed_game(post: Post, start: dict, rng: random.Random, sealer: Any, *
     Returns ``{"last", "tokens", "max_size"}``."""
     status, body = post(START, start)
     assert status == 201, body
-    check_game_response(body, sealed=True, seat=None, key_id=sealer.key_id, start=True)
+    check_game_response(body, sealed=True, seat=None, key_id=sealer.key_id, tokens=True)
     tokens = body["seat_tokens"]
     players = len(tokens)
     options = open_sealed(sealer, body["state"]).options
