@@ -724,6 +724,18 @@ def test_count_actions_say_hand_then_crib(client):
         assert seats == [(dealer + 1 + i) % players for i in range(players)] + [dealer]
 
 
+def test_a_count_naming_the_wrong_what_is_refused(client):
+    """A count may say what it counts (as the legal one does); saying the crib when
+    the hand is next is not silently taken as the hand."""
+    rng = random.Random(4)
+    body = to_phase(client, dealt(client), "show", rng)
+    (count,) = body["legal_actions"]
+    assert count["what"] == "hand"
+    step(client, body, count)  # the legal count, sent back as is
+    b = problem(advance(client, body["state"], {**count, "what": "crib"}), 422)
+    assert fields(b) == ["/action/what"], b["errors"]
+
+
 def test_card_not_held_points_at_the_card(client):
     g = dealt(client)
     mine, theirs = hands(g)[1], hands(g)[0]
