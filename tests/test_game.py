@@ -1037,12 +1037,21 @@ def test_client_deck_cards_checked() -> None:
 
 def test_malformed_actions() -> None:
     g = start(client())
-    for text in ("shuffle 0", "deal", "play 1", "discard 0"):
+    for text in ("shuffle 0", "deal", "play 1", "go"):
         with pytest.raises(MalformedError):
             parse_action(text)
     with pytest.raises(IllegalError) as exc:
         check(g.position, Deal(2))
     assert exc.value.rule == "no_such_seat"
+    # a discard of no cards is well-formed notation of an illegal discard (or not notation at all)
+    g, _ = run(g, SETUP_2[:1])
+    try:
+        empty = parse_action("discard 1")
+    except MalformedError:
+        empty = Discard(1, ())
+    with pytest.raises(IllegalError) as exc:
+        check(g.position, empty)
+    assert exc.value.rule == "wrong_discard"
 
 
 def test_can_agrees_with_check() -> None:

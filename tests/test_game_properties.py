@@ -596,7 +596,8 @@ def _cs(text: str) -> tuple[Card, ...]:
 
 
 def _quiet_deal(state: GameState) -> list[GameState]:
-    """One quiet deal from ``state`` (at its start): every state on the way."""
+    """One quiet deal from ``state`` (at its start): every state on the way, to the
+    next deal's start or to the end of the game."""
     d = state.dealer
     p = 1 - d
     hands = [(), ()]
@@ -611,24 +612,32 @@ def _quiet_deal(state: GameState) -> list[GameState]:
     for a in script:
         state, _ = apply_action(state, a)
         out.append(state)
+        if state.phase == "over":
+            break
     return out
 
 
 def test_state_size_over_a_long_quiet_game() -> None:
-    """A client-deck game of quiet deals (2 points a deal, to the dealer) lasts 40
-    deals and more; at every step of deal 13 and of deal 40 the JSON and the sealed
-    token are within 1.5x of the same step of deal 1."""
+    """A client-deck game to 121 of quiet deals (2 points a deal, to the dealer)
+    lasts 121 deals; at every step of deal 13, 40 and 121 the JSON and the sealed
+    token are within 1.5x of the same step of deal 1, and every state reads back."""
     g, _ = new_game(GameOptions(deck="client"), dealer=0)
     per_deal: dict[int, list[GameState]] = {}
-    for deal in range(1, 41):
+    while g.phase != "over":
+        deal = g.deal
         states = _quiet_deal(g)
-        per_deal[deal] = states[:-1]
+        per_deal[deal] = states[:-1] if states[-1].phase != "over" else states
         g = states[-1]
-        # deal k was dealt by seat (k - 1) % 2; each dealer pegs 2 a deal
-        assert g.deal == deal + 1 and g.position.scores == (2 * ((deal + 1) // 2), 2 * (deal // 2))
-    for deal in (13, 40):
+        if g.phase != "over":
+            # deal k was dealt by seat (k - 1) % 2; each dealer pegs 2 a deal
+            assert g.deal == deal + 1 and g.position.scores == (2 * ((deal + 1) // 2), 2 * (deal // 2))
+    # after 120 deals each seat has 120 (its last deal pegged 1 and 1: the back peg is at
+    # 119); seat 0 deals the 121st and pegs out with the go
+    assert g.deal == 121 and g.position.pegs == ((121, 120), (120, 119))
+    assert result(g)["winner"] == 0 and len(g.actions) == 10
+    for deal in (13, 40, 121):
         for s1, sk in zip(per_deal[1], per_deal[deal]):
-            assert sk.phase == s1.phase
+            assert sk.phase == s1.phase or sk.phase == "over"
             assert json_size(sk) <= 1.5 * json_size(s1)
             tok1 = SEALER.seal(to_json(s1), s1.game_id, s1.seq)
             tok = SEALER.seal(to_json(sk), sk.game_id, sk.seq)
