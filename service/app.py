@@ -116,9 +116,10 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/hands/score", hands.HandScore())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
-    app.add_route("/v1/games", games.GameStart(sealer or None))
-    app.add_route("/v1/games/advance", games.GameAdvance(sealer or None))
-    app.add_route("/v1/games/view", games.GameView(sealer or None))
+    reader = games.StateReader(sealer or None)
+    app.add_route("/v1/games", games.GameStart(reader))
+    app.add_route("/v1/games/advance", games.GameAdvance(reader))
+    app.add_route("/v1/games/view", games.GameView(reader))
     app.add_route("/v1/games/replay", games.GameReplay())
     return app
 

@@ -57,4 +57,4 @@ def game_action_from(a: dict[str, Any]) -> GameAction:
         return PlayCard(seat, a["card"], a.get("claim"))
     if kind == "go":
         return Go(seat, a.get("claim"))
-    return Count(seat, a.get("claim"))
+    return Count(seat, a.get("claim"), a.get("what"))

@@ -63,10 +63,13 @@ class Cut:
 
 @dataclass(frozen=True, slots=True)
 class Count:
-    """A seat counts its hand in the show (the dealer last, then the crib)."""
+    """A seat counts its hand in the show (the dealer last, then the crib).
+    ``what`` ("hand" or "crib"), when given, must be what is counted next; it
+    is not part of the record (the show order decides it)."""
 
     seat: int
     claim: int | None = None
+    what: str | None = None
 
 
 GameAction = Union[Deal, Discard, Cut, PlayCard, Go, Count]
@@ -93,7 +96,7 @@ def notation(action: GameAction) -> str:
     if kind == "deal":
         if action.hands is not None:
             text += " " + ".".join(_cards_text(h) for h in action.hands) + "/" + _cards_text(action.crib)
-    elif kind == "discard":
+    elif kind == "discard" and action.cards:
         text += " " + _cards_text(action.cards)
     elif kind == "cut":
         if action.starter is not None:
@@ -125,6 +128,8 @@ def parse_action(text: str) -> GameAction:
     if not isinstance(text, str) or len(text) > 120:
         raise MalformedError("an action is a line of text such as 'play 0 5H'")
     words = text.split(" ")
+    if "" in words:
+        raise MalformedError(f"{text!r}: words are separated by one space, with none at either end")
     claim = None
     if len(words) > 2 and words[-1].startswith("="):
         digits = words.pop()[1:]
@@ -145,8 +150,8 @@ def parse_action(text: str) -> GameAction:
             raise MalformedError(f"{text!r}: a dealt crib follows a '/'")
         hands = tuple(_parse_cards(h, text) for h in hands_text.split("."))
         return Deal(seat, hands, _parse_cards(crib_text, text))
-    if kind == "discard" and len(rest) == 1:
-        return Discard(seat, _parse_cards(rest[0], text))
+    if kind == "discard" and len(rest) <= 1:
+        return Discard(seat, _parse_cards(rest[0], text) if rest else ())
     if kind == "cut" and len(rest) <= 1:
         starter = _parse_cards(rest[0], text) if rest else ()
         if len(starter) > 1:

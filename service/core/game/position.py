@@ -225,7 +225,11 @@ def _check_peg(pos: Position, a: PlayCard | Go) -> None:
 
 
 def _check_count(pos: Position, a: Count) -> None:
-    """The show order is the whole rule, checked with the turn."""
+    """The show order is the whole rule, checked with the turn; a count that
+    names what it counts must name the right one."""
+    counting = "crib" if pos.counting_crib() else "hand"
+    if a.what is not None and a.what != counting:
+        raise _illegal(pos, f"seat {a.seat} counts the {counting} now, not the {a.what}", "wrong_count", "what")
 
 
 _CHECKS = {Deal: _check_deal, Discard: _check_discard, Cut: _check_cut, PlayCard: _check_peg,
@@ -362,6 +366,8 @@ def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEven
 
 
 def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], GameAction]:
+    if a.what is not None:
+        a = Count(a.seat, a.claim)  # the record leaves it out
     o = pos.options
     is_crib = pos.shown == o.players
     cards = pos.crib if is_crib else pos.hands[a.seat]

@@ -9,14 +9,17 @@ the service: its view, its own legal actions, the events as it sees them.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import falcon
-from marshmallow import ValidationError, fields, validate, validates_schema
+import orjson
+from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import CribbageError, IllegalError, MalformedError
 from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, parse_action, replay_record, result
 from service.core.game.state_json import from_json, options_json, to_json
+from service.core.game.state_v1 import from_v1
 from service.core.game.views import action_json, event_json, view, visible_events
 from service.core.options import GameOptions
 from service.seal import Sealer, SeatTokenError
@@ -50,32 +53,59 @@ class StartRequest(StrictSchema):
     view = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
 
 
-_ACTION_FIELDS = {"deal": {"hands", "crib"}, "discard": {"cards"}, "cut": {"starter"},
-                  "play": {"card", "claim"}, "go": {"claim"}, "count": {"claim", "what"}}
-
-
-class ActionSchema(StrictSchema):
-    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+class _ActionBase(StrictSchema):
+    type = fields.String(required=True)
     seat = StrictInteger(required=True, validate=validate.Range(0, 3))
-    card = CardField()
-    cards = fields.List(CardField(), validate=validate.Length(1, 2))
+
+
+class DealAction(_ActionBase):
     hands = fields.List(fields.List(CardField(), validate=validate.Length(5, 6)),
                         validate=validate.Length(2, 4))
     crib = fields.List(CardField(), validate=validate.Length(0, 2))
+
+
+class DiscardAction(_ActionBase):
+    cards = fields.List(CardField(), required=True, validate=validate.Length(1, 2))
+
+
+class CutAction(_ActionBase):
     starter = CardField()
+
+
+class PlayAction(_ActionBase):
+    card = CardField(required=True)
+    claim = StrictInteger(validate=validate.Range(0, 29))
+
+
+class GoAction(_ActionBase):
+    claim = StrictInteger(validate=validate.Range(0, 29))
+
+
+class CountAction(_ActionBase):
     claim = StrictInteger(validate=validate.Range(0, 29))
     what = fields.String(validate=validate.OneOf(("hand", "crib")))
 
-    @validates_schema
-    def _fits_type(self, data: dict[str, Any], **kwargs: Any) -> None:
-        allowed = _ACTION_FIELDS.get(data.get("type"), set())
-        for key in data:
-            if key not in ("type", "seat") and key not in allowed:
-                raise ValidationError(f"a {data['type']} action takes no {key!r}", key)
-        if data.get("type") == "play" and "card" not in data:
-            raise ValidationError("a play names its card", "card")
-        if data.get("type") == "discard" and "cards" not in data:
-            raise ValidationError("a discard names its cards", "cards")
+
+ACTION_SCHEMAS = {"deal": DealAction(), "discard": DiscardAction(), "cut": CutAction(),
+                  "play": PlayAction(), "go": GoAction(), "count": CountAction()}
+assert tuple(ACTION_SCHEMAS) == ACTION_TYPES
+
+
+class ActionField(fields.Field):
+    """One game action: its ``type`` picks the schema, so each type takes only its own fields."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("an action is an object with a type and a seat")
+        return load_action(value)
+
+
+def load_action(value: dict[str, Any]) -> dict[str, Any]:
+    """Validate one action object (cards parsed); raises :class:`ValidationError`."""
+    schema = ACTION_SCHEMAS.get(value.get("type"))  # type: ignore[arg-type]
+    if schema is None:
+        raise ValidationError({"type": [f"one of {', '.join(ACTION_TYPES)}"]})
+    return schema.load(value)
 
 
 class StateField(fields.Field):
@@ -92,7 +122,7 @@ SEAT_TOKEN = fields.String(validate=validate.Length(1, 64))
 
 class AdvanceRequest(StrictSchema):
     state = StateField(required=True)
-    action = fields.Nested(ActionSchema, required=True)
+    action = ActionField(required=True)
     view = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
     seat_token = SEAT_TOKEN
 
@@ -120,19 +150,33 @@ def forbidden(detail: str) -> ProblemError:
                         errors=[{"field": "/seat_token", "reason": detail}])
 
 
-class _GameResource:
+class StateReader:
+    """Reads the state a client sends back, sealed or plain, format 2 or 1."""
+
     def __init__(self, sealer: Sealer | None) -> None:
         self.sealer = sealer
-
-    # -- reading -------------------------------------------------------------
+        # A client sends back the state it was last answered, so each worker
+        # keeps the states it verified, keyed by their whole text: a hit is
+        # the same bytes, hence the same result as verifying them again.
+        self._verified = lru_cache(maxsize=2048)(self._verify)
 
     def read_state(self, raw: Any) -> tuple[GameState, bool]:
         """The state, and whether it came sealed in format 1 (whose games had no seat tokens)."""
-        from service.core.game.state_v1 import from_v1  # TEMP until state_v1 lands
         if self.sealer is not None:
             if not isinstance(raw, str):
                 raise MalformedError("this service seals game states: send the sealed state string",
                                      field="state")
+            return self._verified(raw)
+        if not isinstance(raw, dict):
+            raise MalformedError("this service has no sealing secret: send the state object", field="state")
+        try:
+            key = orjson.dumps(raw)
+        except TypeError:  # nested past orjson's limit: no state is
+            raise MalformedError("the state is not a game state: it nests too deep", field="state") from None
+        return self._verified(key)
+
+    def _verify(self, raw: str | bytes) -> tuple[GameState, bool]:
+        if self.sealer is not None:
             opened = self.sealer.unseal(raw)
             if opened.version == 1:
                 return from_v1(opened.state), True
@@ -140,9 +184,17 @@ class _GameResource:
             if (opened.game_id, opened.seq) != (state.game_id, state.seq):
                 raise MalformedError("the sealed header does not match the state", field="state")
             return state, False
-        if not isinstance(raw, dict):
-            raise MalformedError("this service has no sealing secret: send the state object", field="state")
-        return (from_v1(raw) if raw.get("version") == 1 else from_json(raw)), False
+        data = orjson.loads(raw)
+        return (from_v1(data) if data.get("version") == 1 else from_json(data)), False
+
+
+class _GameResource:
+    def __init__(self, reader: StateReader) -> None:
+        self.reader = reader
+        self.sealer = reader.sealer
+
+    def read_state(self, raw: Any) -> tuple[GameState, bool]:
+        return self.reader.read_state(raw)
 
     def upgrade_tokens(self, state: GameState, was_v1: bool) -> list[str] | None:
         """A sealed format-1 game gets its seat tokens with its first format-2 answer:
@@ -177,17 +229,18 @@ class _GameResource:
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
                 seat: int | str | None, **extra: Any) -> None:
         n = state.options.players
-        who = None if seat == "all" else seat
         if self.sealer is not None:
-            token = self.sealer.seal(to_json(state), state.game_id, state.seq)
+            token: Any = self.sealer.seal(to_json(state), state.game_id, state.seq)
+            actions = legal(state, seat) if seat is not None else []
+            told = seat  # events as this seat (or a spectator) may see them
         else:
-            token = to_json(state)
-        actions = legal(state, who) if seat is not None else []
+            # A trusted platform: every legal action and event; only the view is the named seat's.
+            token, actions, told = to_json(state), legal(state), "all"
         resp.media = {
             "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
             "phase": state.phase, "to_act": state.to_act(),
             "view": {**view(state, seat), "options": self.visible_options(state)},
-            "events": [event_json(e, n, seat) for e in visible_events(events, seat)],
+            "events": [event_json(e, n, told) for e in visible_events(events, told)],
             "legal_actions": [action_json(state, a) for a in actions],
             **extra,
         }
@@ -245,9 +298,10 @@ class GameAdvance(_GameResource):
             state, events = apply_action(state, action)
         except CribbageError as exc:
             exc.field = "action/" + exc.field if exc.field else "action"
-            if isinstance(exc, IllegalError) and seat != "all":
-                # Other seats' legal discards and plays would show their hidden cards.
-                exc.legal = [a for a in exc.legal if a.seat == seat]
+            if isinstance(exc, IllegalError):
+                # In a sealed game other seats' legal discards and plays would show their cards.
+                exc.legal = [action_json(state, a) for a in exc.legal
+                             if self.sealer is None or a.seat == seat]
             raise
         self.respond(resp, state, events, seat, seat_tokens=self.upgrade_tokens(state, was_v1))
 
