@@ -323,7 +323,11 @@ class GameReplay:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))["record"]
-        options = GameOptions.from_json(data["options"])
+        try:
+            options = GameOptions.from_json(data["options"])
+        except MalformedError as exc:
+            exc.field = f"record/{exc.field}"
+            raise
         if data["first_dealer"] >= options.players:
             raise MalformedError("the first dealer is a seat at the table", field="record/first_dealer")
         actions = []
@@ -338,7 +342,7 @@ class GameReplay:
             exc.field = f"record/{exc.field}"
             raise
         resp.media = {
-            "game_id": data["game_id"], "seq": state.seq, "deals": len(after) + (state.actions != ()),
+            "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
             "scores_after_deal": [list(s) for s in after],
             "history": state.history, "phase": state.phase, "result": result(state),
             "final": view(state, "all"),
