@@ -262,6 +262,11 @@ class GameStart(_GameResource):
         if self.sealer is not None:
             if data.get("view") is not None:
                 raise forbidden("a sealed game shows each seat its view through its seat token")
+            if options.deck == "client":
+                # Whoever supplies the cards would see every hand, and a cut's
+                # "already dealt" answer would tell the others which cards are out.
+                raise MalformedError("a sealed game deals its own cards: choose deck 'random' or 'seeded'",
+                                     field="options/deck")
             if options.deck == "seeded":
                 # No client can compute a sealed game's pack, not even from its own seed.
                 deck_seed = self.sealer.deck_seed(options.seed)
