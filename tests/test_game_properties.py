@@ -110,6 +110,8 @@ class Table:
     starter: Card | None = None
     played: list[Card] = field(default_factory=list)
     counts: int = 0
+    pegging: Any = None
+    tournament: bool = False
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         if not self.dealt:
@@ -139,10 +141,83 @@ class Table:
             self.discards[done.seat] = done.cards
         elif type(done) is Cut:
             self.starter = done.starter
+            self.pegging = Pegging(self.players, (self.dealer + 1) % self.players, self.hands(), self.tournament)
         elif type(done) is PlayCard:
             self.played.append(done.card)
         elif type(done) is Count:
             self.counts += 1
+
+
+class Pegging:
+    """The play as RULES.md describes it, for checking the core's points and turns:
+    a card pegs 2 for 15 or 31, 2/6/12 for a pair/pair royal/double pair royal with
+    the cards before it, k for a run of the last k >= 3 cards (distinct, consecutive
+    ranks in any order); a go is legal only when no card fits (a renege under
+    tournament rules: 2 a playable card to the next seat); when nobody holding cards
+    can play on, the last card's player pegs 1 (not on top of 31) and the next seat
+    after it that holds cards leads the next count."""
+
+    VALUE = {c: min(c.rank, 10) for c in CARDS}
+
+    def __init__(self, players: int, pone: int, hands: tuple[tuple[Card, ...], ...], tournament: bool) -> None:
+        self.n = players
+        self.held = [list(h) for h in hands]
+        self.count: list[Card] = []
+        self.passed: set[int] = set()
+        self.last: int | None = None
+        self.turn: int | None = pone
+        self.tournament = tournament
+
+    def total(self) -> int:
+        return sum(self.VALUE[c] for c in self.count)
+
+    def playable(self, seat: int) -> list[Card]:
+        return [c for c in self.held[seat] if self.total() + self.VALUE[c] <= 31]
+
+    def take(self, action: GameAction) -> dict[int, int]:
+        """The points each seat pegs for ``action``, and the position moves on."""
+        n, seat = self.n, action.seat
+        assert seat == self.turn, (seat, self.turn)
+        points: dict[int, int] = {}
+        if type(action) is PlayCard:
+            card = action.card
+            assert card in self.playable(seat)
+            self.held[seat].remove(card)
+            self.count.append(card)
+            self.last = seat
+            total = self.total()
+            got = 2 if total in (15, 31) else 0
+            same = 1
+            while same < len(self.count) and self.count[-1 - same].rank == card.rank:
+                same += 1
+            got += {1: 0, 2: 2, 3: 6, 4: 12}[same]
+            if same == 1:
+                for k in range(len(self.count), 2, -1):
+                    ranks = {c.rank for c in self.count[-k:]}
+                    if len(ranks) == k and max(ranks) - min(ranks) == k - 1:
+                        got += k
+                        break
+            if got:
+                points[seat] = got
+        else:
+            able = self.playable(seat)
+            assert self.count and (self.tournament or not able)
+            if able:
+                points[(seat + 1) % n] = 2 * len(able)
+            self.passed.add(seat)
+        following = [(seat + i) % n for i in range(1, n + 1)]
+        nxt = [s for s in following if self.held[s] and s not in self.passed] if self.total() < 31 else []
+        if nxt:
+            self.turn = nxt[0]
+            return points
+        # the count is over
+        if self.total() != 31:
+            points[self.last] = points.get(self.last, 0) + 1
+        leaders = [(self.last + i) % n for i in range(1, n + 1)]
+        holding = [s for s in leaders if self.held[s]]
+        self.turn = holding[0] if holding else None
+        self.count, self.passed, self.last = [], set(), None
+        return points
 
 
 # -- choosing actions --------------------------------------------------------------------
@@ -292,6 +367,29 @@ def check_claims(before: GameState, action: GameAction, after: GameState, events
         assert base[o.side_of(action.seat)] == own and sum(base) == own
 
 
+def check_pegging(before: GameState, action: GameAction, after: GameState, events: list[GameEvent],
+                  table: Table) -> None:
+    """The play's points per seat and the turn, against :class:`Pegging` (RULES)."""
+    if type(action) not in (PlayCard, Go):
+        return
+    o = before.options
+    honest_events = events
+    if o.muggins_in_play and action.claim is not None:
+        _, honest_events = apply_action(before, replace(action, claim=None))
+    want = table.pegging.take(action)
+    got: dict[int, int] = {}
+    for e in honest_events:
+        for s in e.scores:
+            got[s.seat] = got.get(s.seat, 0) + s.points
+    if after.phase == "over" or any(e.type == "game_over" for e in honest_events):
+        return  # cut short at the target: checked by check_step
+    assert got == want, (notation(action), got, want)
+    if after.phase == "play":
+        assert after.to_act() == [table.pegging.turn]
+    else:
+        assert after.phase == "show" and table.pegging.turn is None
+
+
 def _cards_in(value: Any) -> set[str]:
     """Every card spelling anywhere in a JSON value."""
     if isinstance(value, str):
@@ -409,7 +507,7 @@ def play_game(options: GameOptions, seed: int, *, checks: bool = True) -> Game:
     else:
         g, events = new_game(options)
     start = g
-    table = Table(1, g.dealer, options.players)
+    table = Table(1, g.dealer, options.players, tournament=options.tournament)
     histories = {1: g.history}
     sizes = {1: json_size(g)}
     if checks:
@@ -425,7 +523,7 @@ def play_game(options: GameOptions, seed: int, *, checks: bool = True) -> Game:
         events.extend(evs)
         done = g.actions[-1] if g.deal == before.deal else None
         if g.deal != before.deal:
-            table = Table(g.deal, g.dealer, options.players)
+            table = Table(g.deal, g.dealer, options.players, tournament=options.tournament)
             histories[g.deal] = g.history
         else:
             table.take(done)
@@ -435,6 +533,8 @@ def play_game(options: GameOptions, seed: int, *, checks: bool = True) -> Game:
         check_round_trip(g)
         check_step(before, g, evs)
         check_claims(before, action, g, evs)
+        if g.deal == before.deal:
+            check_pegging(before, action, g, evs, table)
         check_cards(g, table)
         check_views(g, table)
         if i % 4 == 0:
