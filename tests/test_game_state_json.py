@@ -58,7 +58,10 @@ def _choose(state: GameState, rnd: random.Random) -> GameAction:
 
 def _game(options: GameOptions, seed: int) -> Iterator[GameState]:
     rnd = random.Random(seed)
-    g, _ = new_game(options, dealer=seed % options.players) if options.deck == "client" else new_game(options)
+    if options.deck == "client":
+        g, _ = new_game(options, dealer=seed % options.players)
+    else:  # a random deck's seed fixed here, so that every run works on the same states
+        g, _ = new_game(options, deck_seed=None if options.deck == "seeded" else f"{seed:032x}")
     yield g
     while g.phase != "over":
         g, _ = apply_action(g, _choose(g, rnd))
