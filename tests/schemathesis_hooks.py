@@ -20,16 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 import schemathesis
-from marshmallow import ValidationError
 
 from service.core.cards import Card
 from service.core.errors import CribbageError, MalformedCardError
-from service.core.game import GameState, apply_action, new_game, parse_action, replay_record
+from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, apply_action, new_game,
+                               parse_action, replay_record)
 from service.core.game.state_json import from_json
 from service.core.options import GameOptions
 from service.core.play import Go, Play, PlayCard, replay, rule_on_go
-from service.http.actions import game_action_from
-from service.http.resources.games import ActionSchema
 
 
 class _CannotTell(Exception):
@@ -105,6 +103,25 @@ def _state(raw: Any) -> GameState:
     return from_json(raw)
 
 
+def _game_action(a: dict) -> GameAction:
+    """The core action of a schema-valid ``action`` (the schema already fits its fields to its type)."""
+    kind, seat = a["type"], a["seat"]
+    if kind == "deal":
+        hands = tuple(tuple(_cards(h)) for h in a["hands"]) if "hands" in a else None
+        return Deal(seat, hands, tuple(_cards(a.get("crib", ()))))
+    if kind == "discard":
+        return Discard(seat, tuple(_cards(a["cards"])))
+    if kind == "cut":
+        return Cut(seat, Card.parse(a["starter"]) if "starter" in a else None)
+    if kind == "play":
+        return PlayCard(seat, Card.parse(a["card"]), a.get("claim"))
+    if kind == "go":
+        return Go(seat, a.get("claim"))
+    if kind == "count":
+        return Count(seat, a.get("claim"))
+    raise ValueError(f"no action type {kind!r}")
+
+
 def _start_game(body: dict) -> None:
     options = GameOptions.from_json(body.get("options", {}))
     _seat_at_table(body.get("view"), options.players)
@@ -115,7 +132,7 @@ def _advance_game(body: dict) -> None:
     if "seat_token" in body:
         raise ValueError("seat tokens belong to sealed games")
     state = _state(body["state"])
-    action = game_action_from(ActionSchema().load(body["action"]))
+    action = _game_action(body["action"])
     _seat_at_table(body.get("view"), state.options.players)
     apply_action(state, action)
 
@@ -153,7 +170,7 @@ def _breaks_a_rule(path: str, body: object) -> bool:
         check(body)
     except _CannotTell:
         return False
-    except (CribbageError, ValidationError, ValueError, KeyError, TypeError, AttributeError):
+    except (CribbageError, ValueError, KeyError, TypeError, AttributeError):
         return True
     return False
 

@@ -2,26 +2,51 @@
 
 Every built-in check runs (``not_a_server_error``, status code, content type,
 headers and response schema conformance, ``positive_data_acceptance``,
-``negative_data_rejection``, ``unsupported_method`` ...), over the examples,
-coverage and fuzzing phases, in positive and negative modes.  Bodies that
-JSON Schema cannot mark invalid (a card given twice) are dropped from positive
+``negative_data_rejection``, ``unsupported_method`` ...) over four phases:
+
+* examples, coverage and fuzzing, in positive and negative modes, per
+  operation (``test_api_conforms``);
+* stateful (``test_games_through_links``): the OpenAPI links of the game
+  operations chain ``startGame`` -> ``advanceGame`` -> ``advanceGame`` ...
+  and ``viewGame``, each step sending the previous answer's state and its
+  first legal action, so real games are played and every answer checked.
+
+The app is the plain one (``create_app(sealer=None)``: no
+``CRIBBAGE_STATE_SECRET``), which is what the links and the hooks assume.
+Bodies that JSON Schema cannot mark invalid (a card given twice, a state
+that does not replay, an illegal action) are dropped from positive
 generation by ``tests/schemathesis_hooks.py`` (imported by conftest).
+
+``test_game_examples_are_real`` sends every game example of openapi.yaml to
+the service and compares the answer with the documented one, so the
+examples stay what the service says (the sealed ones were made with the
+test secret below).
 """
 
 from __future__ import annotations
 
+import collections
+import copy
 import pathlib
 
+import falcon.testing
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
-
+import yaml
+from hypothesis import HealthCheck, Phase, settings
+from openapi_schema_validator import OAS31Validator
+from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 import schemathesis_hooks
 from service.app import create_app
+from service.seal import Sealer
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLE_SECRET = "x" * 32
+"""The secret the sealed examples of openapi.yaml were sealed with (a test secret, nothing else)."""
+
+GAME_OPERATIONS = ("startGame", "advanceGame", "viewGame", "replayGame")
 
 settings.register_profile(
     "api",
@@ -30,17 +55,73 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=list(HealthCheck),
 )
+STATEFUL = settings(
+    max_examples=25,
+    stateful_step_count=30,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 
-schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml")
-schema.app = create_app()
+CONFIG = SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
+schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml", config=CONFIG)
+schema.app = create_app(sealer=None)
+
+DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+PATHS = {op["operationId"]: path for path, item in DOC["paths"].items() for op in item.values()
+         if isinstance(op, dict) and "operationId" in op}
+OPERATION_IDS = {path: op_id for op_id, path in PATHS.items()}
+DOCUMENTED = {f"{method.upper()} {path}" for path, item in DOC["paths"].items() for method in item}
+
+CASES: collections.Counter = collections.Counter()
+"""(method and path, phase, mode, status) of every case test_api_conforms sent."""
+STATUSES: collections.Counter = collections.Counter()
+"""(operation, status, followed a link) of every stateful step."""
 
 
-def test_every_check_is_enabled():
-    config = schema.config.checks
+def test_every_check_and_phase_is_enabled():
+    project = schema.config
     for name in ("positive_data_acceptance", "negative_data_rejection", "not_a_server_error",
                  "response_schema_conformance", "status_code_conformance",
-                 "content_type_conformance", "response_headers_conformance", "unsupported_method"):
-        assert config.get_by_name(name=name).enabled, name
+                 "content_type_conformance", "response_headers_conformance", "unsupported_method",
+                 "use_after_free", "ensure_resource_availability", "missing_required_header",
+                 "ignored_auth", "allow_header_conformance"):
+        assert project.checks.get_by_name(name=name).enabled, name
+    for phase in ("examples", "coverage", "fuzzing", "stateful"):
+        assert project.phases.get_by_name(name=phase).enabled, phase
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report_cases(request):
+    """After the module, print what was sent in each phase (shown without -s too)."""
+    yield
+    lines = []
+    if CASES:
+        by_path: dict = collections.defaultdict(collections.Counter)
+        other: collections.Counter = collections.Counter()
+        for (label, phase, mode, status), n in sorted(CASES.items()):
+            if label in DOCUMENTED:
+                by_path[label][f"{phase}/{mode}"] += n
+            else:
+                other[f"{label.split()[0]} {status}"] += n
+        lines.append("schemathesis cases sent (phase/mode):")
+        lines += [f"  {label}: " + ", ".join(f"{k} {n}" for k, n in sorted(c.items()))
+                  for label, c in sorted(by_path.items())]
+        ok = sorted({label for (label, _, _, status) in CASES if status < 300 and label in DOCUMENTED})
+        lines.append("  answered 2xx: " + ", ".join(ok))
+        lines.append("  undocumented methods (method status x cases): "
+                     + ", ".join(f"{k} x{n}" for k, n in sorted(other.items())))
+    if STATUSES:
+        lines.append("stateful steps (operation, status, via a link): " + ", ".join(
+            f"{op} {status}{' link' if linked else ''} x{n}" for (op, status, linked), n in sorted(STATUSES.items())))
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if lines and reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line("")
+            for line in lines:
+                reporter.write_line(line)
 
 
 @pytest.mark.slow
@@ -51,7 +132,116 @@ def test_api_conforms(case):
     # hypothesis examples, which bypass filter_case.  A schema-valid body that
     # breaks a rule (see the hooks) is still sent and checked by every other
     # check; only "positive data is accepted" does not apply to it.
-    if not schemathesis_hooks.filter_case(None, case):
-        case.call_and_validate(excluded_checks=[positive_data_acceptance])
-        return
-    case.call_and_validate()
+    excluded = [] if schemathesis_hooks.filter_case(None, case) else [positive_data_acceptance]
+    response = case.call()
+    meta = case.meta
+    CASES[(f"{case.method} {case.path}", meta.phase.name.value if meta else "?",
+           meta.generation.mode.value if meta else "?", response.status_code)] += 1
+    case.validate_response(response, excluded_checks=excluded)
+
+
+# -- stateful: real games through the links ----------------------------------
+
+
+class GameWorkflow(schema.as_state_machine()):
+    def step(self, input):
+        linked = input.transition is not None and bool(input.applied_parameters)
+        self._linked = linked
+        return super().step(input)
+
+    def after_call(self, response, case):
+        super().after_call(response, case)
+        STATUSES[(OPERATION_IDS.get(case.path, case.path), response.status_code,
+                  getattr(self, "_linked", False))] += 1
+
+
+@pytest.mark.slow
+def test_games_through_links():
+    STATUSES.clear()
+    GameWorkflow.run(settings=STATEFUL)
+    linked_ok = collections.Counter()
+    for (op, status, linked), n in STATUSES.items():
+        if linked and status < 300:
+            linked_ok[op] += n
+    # The chains really ran: link-built advances and views were answered 200.
+    assert linked_ok.get("advanceGame", 0) >= 50, STATUSES
+    assert linked_ok.get("viewGame", 0) >= 5, STATUSES
+
+
+# -- the documented game examples are what the service answers ---------------
+
+
+
+def _resolve(node):
+    while isinstance(node, dict) and "$ref" in node:
+        target = DOC
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        node = target
+    return node
+
+
+def _validator(node):
+    """Validates against ``node``, its ``$ref``s resolved in openapi.yaml."""
+    return OAS31Validator({**DOC, "allOf": [node]})
+
+
+def _operation(op_id):
+    return DOC["paths"][PATHS[op_id]]["post"]
+
+
+def _response_examples(op_id):
+    """name -> (status, example value, validator of the documented schema)."""
+    out = {}
+    for status, response in _operation(op_id)["responses"].items():
+        response = _resolve(response)
+        for media in response.get("content", {}).values():
+            validator = _validator(media["schema"])
+            for name, example in media.get("examples", {}).items():
+                out[name] = (int(status), example["value"], validator)
+    return out
+
+
+def _mask(body, sealed):
+    """What may differ between two runs: request ids, and sealed tokens (random nonces)."""
+    body = copy.deepcopy(body)
+    if isinstance(body, dict):
+        body.pop("request_id", None)
+        if sealed and isinstance(body.get("state"), str):
+            body["state"] = body["state"].rsplit(".", 1)[0]
+    return body
+
+
+@pytest.mark.parametrize("op_id", GAME_OPERATIONS)
+def test_game_examples_are_real(op_id):
+    plain = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+    sealed = falcon.testing.TestClient(create_app(sealer=Sealer(EXAMPLE_SECRET), collect_metrics=False))
+    path = PATHS[op_id]
+    responses = _response_examples(op_id)
+    request_validator = _validator(_operation(op_id)["requestBody"]["content"]["application/json"]["schema"])
+    requests = _operation(op_id)["requestBody"]["content"]["application/json"]["examples"]
+    for name, example in requests.items():
+        body = example["value"]
+        request_validator.validate(body)
+        is_sealed = name.startswith("sealed")
+        got = (sealed if is_sealed else plain).simulate_post(path, json=body)
+        assert got.status_code < 500, (name, got.text)
+        if name not in responses:
+            continue
+        status, documented, validator = responses[name]
+        assert got.status_code == status, (name, got.text)
+        validator.validate(documented)
+        if op_id == "startGame":
+            # A new game has a new id (and so a new history and seat tokens).
+            continue
+        assert _mask(got.json, is_sealed) == _mask(documented, is_sealed), name
+    for name, (status, documented, validator) in responses.items():
+        validator.validate(documented)
+
+
+def test_shared_game_error_examples_match_their_schemas():
+    for name in ("SeatForbidden", "GameInvalid"):
+        media = DOC["components"]["responses"][name]["content"]["application/problem+json"]
+        validator = _validator(media["schema"])
+        for example in media["examples"].values():
+            validator.validate(example["value"])
