@@ -155,6 +155,8 @@ _PHASE_VERB = {"deal": "deal", "discard": "discard", "cut": "cut", "play": "play
 def check(pos: Position, action: GameAction) -> None:
     """Raise :class:`IllegalError` with a sentence if ``action`` is not legal now."""
     kind = type(action)
+    if kind not in _CHECKS:
+        raise MalformedError(f"{action!r} is not a game action")
     claim = getattr(action, "claim", None)
     if claim is not None and not 0 <= claim <= 29:
         raise MalformedError("a claim is 0 to 29 points", field="claim")

@@ -25,7 +25,9 @@ from .events import GameEvent
 from .position import Position, apply, deal_over, legal_actions, start_of_deal
 
 MAX_DEALS = 200
-"""No game lasts this long (a 121 game takes at most about 25 deals); a bound on the deal counter."""
+"""A bound on the deal counter: no game lasts this long (a deal scores at
+least 2 points with 2 players, so a 121 game has at most about 121 deals,
+about 181 with 3 players)."""
 
 
 class GameState(NamedTuple):
@@ -180,6 +182,9 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
     if deal == 1 and (deal_seq or history != genesis(game_id, options, first_dealer)):
         raise MalformedError("the first deal starts the game: seq 0 and the history of this game_id",
                              field="history")
+    # Each finished deal took a deal, n discards, a cut, 4n plays and n + 1 counts at least.
+    if deal_seq < (deal - 1) * (6 * n + 3):
+        raise MalformedError(f"{deal - 1} finished deals took more than {deal_seq} actions", field="seq")
     if deal_cards is not None:
         ensure_distinct(deal_cards)
         if len(deal_cards) != 52:
