@@ -78,6 +78,8 @@ CASES: collections.Counter = collections.Counter()
 """(method and path, phase, mode, status) of every case test_api_conforms sent."""
 STATUSES: collections.Counter = collections.Counter()
 """(operation, status, followed a link) of every stateful step."""
+FURTHEST = {"seq": 0}
+"""The furthest a stateful chain of advances got into a game (its seq)."""
 
 
 def test_every_check_and_phase_is_enabled():
@@ -114,7 +116,8 @@ def _report_cases(request):
                      + ", ".join(f"{k} x{n}" for k, n in sorted(other.items())))
     if STATUSES:
         lines.append("stateful steps (operation, status, via a link): " + ", ".join(
-            f"{op} {status}{' link' if linked else ''} x{n}" for (op, status, linked), n in sorted(STATUSES.items())))
+            f"{op} {status}{' link' if linked else ''} x{n}" for (op, status, linked), n in sorted(STATUSES.items()))
+            + f"; furthest advance: seq {FURTHEST['seq']}")
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
     capture = request.config.pluginmanager.get_plugin("capturemanager")
     if lines and reporter is not None and capture is not None:
@@ -151,13 +154,16 @@ class GameWorkflow(schema.as_state_machine()):
 
     def after_call(self, response, case):
         super().after_call(response, case)
-        STATUSES[(OPERATION_IDS.get(case.path, case.path), response.status_code,
-                  getattr(self, "_linked", False))] += 1
+        op = OPERATION_IDS.get(case.path, case.path)
+        STATUSES[(op, response.status_code, getattr(self, "_linked", False))] += 1
+        if op == "advanceGame" and response.status_code == 200:
+            FURTHEST["seq"] = max(FURTHEST["seq"], response.json()["seq"])
 
 
 @pytest.mark.slow
 def test_games_through_links():
     STATUSES.clear()
+    FURTHEST["seq"] = 0
     GameWorkflow.run(settings=STATEFUL)
     linked_ok = collections.Counter()
     for (op, status, linked), n in STATUSES.items():
@@ -166,6 +172,8 @@ def test_games_through_links():
     # The chains really ran: link-built advances and views were answered 200.
     assert linked_ok.get("advanceGame", 0) >= 50, STATUSES
     assert linked_ok.get("viewGame", 0) >= 5, STATUSES
+    # ...and some chain played a whole deal (2 players: 17 actions) and into the next.
+    assert FURTHEST["seq"] > 17, FURTHEST
 
 
 # -- the documented game examples are what the service answers ---------------
