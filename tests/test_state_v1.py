@@ -155,8 +155,9 @@ def _check_facts(v1: dict[str, Any], state: GameState) -> None:
     if deal == 1:
         assert state.history == genesis(state.game_id, o, state.first_dealer)
     else:
-        digest = json.dumps(before, sort_keys=True, separators=(",", ":")).encode()
-        assert state.history == hashlib.sha256(b"cribbage/v1-history/" + digest).hexdigest()
+        # the v2 chain over the finished deals' records, which the converter
+        # rebuilt from the log and replayed
+        assert len(state.history) == 64 and state.history != genesis(state.game_id, o, state.first_dealer)
 
     # This deal's actions, one per v1 log entry, in the record notation.
     entries = [e for e in current if e["type"] != "game_over"]
@@ -207,11 +208,17 @@ def test_converting_twice_gives_the_same_state() -> None:
         assert a == b and to_json(a) == to_json(b), name
 
 
-def test_one_game_keeps_its_game_id_and_states_differ_in_their_deck_seed() -> None:
+def test_each_state_converts_to_its_own_game_and_the_salt_is_mixed_in() -> None:
+    """Two v1 games in the same position must never share a game id (seat
+    tokens derive from it), so the id comes from the whole state and the salt
+    a sealing service mixes in (a secret-keyed digest of the token)."""
     mix = [s["plain"] for s in STATES if s["name"].startswith("mix3-") and s["plain"]["log"]]
     converted = [from_v1(p) for p in mix]
-    assert len({s.game_id for s in converted}) == 1
+    assert len({s.game_id for s in converted}) == len(converted)
     assert len({s.deck_seed for s in converted}) == len(converted)
+    salted = [from_v1(p, salt="token-digest") for p in mix[:5]]
+    assert all(a.game_id != b.game_id and a.deck_seed != b.deck_seed for a, b in zip(converted, salted))
+    assert [s.game_id for s in salted] == [from_v1(p, salt="token-digest").game_id for p in mix[:5]]
 
 
 def test_the_muggins_claims_are_rebuilt() -> None:

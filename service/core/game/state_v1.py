@@ -76,10 +76,15 @@ _MAX_POINTS = 29
 """The most one score in an event pegs (a 29 hand, or a muggins of it)."""
 
 
-def from_v1(data: object) -> GameState:
-    """Read a version 1 state (the plain JSON object), check it, and return it as a version 2 state."""
+def from_v1(data: object, salt: str = "") -> GameState:
+    """Read a version 1 state (the plain JSON object), check it, and return it as a version 2 state.
+
+    ``salt`` is mixed into the converted game's id and deck seed.  A sealing
+    service passes a secret-keyed digest of the token: two v1 games in the same
+    position then never share a game id (nor seat tokens), and nobody without
+    the secret can compute the packs still to come."""
     try:
-        return _from_v1(data)
+        return _from_v1(data, salt.encode())
     except MalformedError as exc:
         if not (exc.field or "").startswith("state"):
             exc.field = f"state/{exc.field}" if exc.field else "state"
@@ -506,7 +511,7 @@ def _mismatch(log: list[dict[str, Any]], i: int, events: list[GameEvent], option
 # The conversion.
 
 
-def _from_v1(data: Any) -> GameState:
+def _from_v1(data: Any, salt: bytes) -> GameState:
     snap = _read(data)
     o = snap.options
     log = snap.log
@@ -517,8 +522,7 @@ def _from_v1(data: Any) -> GameState:
     if _v1_pegs(snap, log) != snap.scores:
         raise MalformedError("the scores are not what the log pegs", field="state/scores")
 
-    first = log[0] if log else None
-    game_id = hashlib.sha256(b"cribbage/v1-game/" + _canonical([data["options"], first])).hexdigest()[:32]
+    game_id = hashlib.sha256(b"cribbage/v1-game/" + _canonical(data) + salt).hexdigest()[:32]
     replayed = _replay(snap, game_id, ranges)
     deal = replayed.deal
     # Where this deal begins in the log (all of it when the last deal is over).
@@ -530,17 +534,15 @@ def _from_v1(data: Any) -> GameState:
 
     deck_seed = deal_cards = None
     if o.deck != "client":
-        deck_seed = hashlib.sha256(b"cribbage/v1-conversion/" + _canonical(data)).hexdigest()[:32]
+        deck_seed = hashlib.sha256(b"cribbage/v1-conversion/" + _canonical(data) + salt).hexdigest()[:32]
         if (snap.deck is None) != (snap.phase == "deal"):
             raise MalformedError("the service's deck is kept exactly while cards are out", field="state/deck")
         if snap.phase != "deal":
             deal_cards = _pack(snap, replayed)
     elif snap.deck is not None:
         raise MalformedError("a client deck keeps no deck", field="state/deck")
-    if deal == 1:
-        history = genesis(game_id, o, snap.first_dealer)
-    else:
-        history = hashlib.sha256(b"cribbage/v1-history/" + _canonical(before)).hexdigest()
+    # The replay rebuilt every earlier deal's record, so this is the real chain.
+    history = replayed.history
     try:
         state = restore(game_id, o, snap.first_dealer, deck_seed, deal, replayed.dealer, replayed.pegs,
                         replayed.deal_seq, history, deal_cards, replayed.actions)

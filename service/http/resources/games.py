@@ -179,7 +179,7 @@ class StateReader:
         if self.sealer is not None:
             opened = self.sealer.unseal(raw)
             if opened.version == 1:
-                return from_v1(opened.state), True
+                return from_v1(opened.state, salt=self.sealer.deck_seed(f"v1-token/{raw}")), True
             state = from_json(opened.state)
             if (opened.game_id, opened.seq) != (state.game_id, state.seq):
                 raise MalformedError("the sealed header does not match the state", field="state")
