@@ -21,6 +21,10 @@ generation by ``tests/schemathesis_hooks.py`` (imported by conftest).
 the service and compares the answer with the documented one, so the
 examples stay what the service says (the sealed ones were made with the
 test secret below).
+
+After the module a short summary is printed: the cases sent per operation,
+phase and mode, and the stateful steps per operation and status (whether
+they followed a link), so a run shows the phases really ran.
 """
 
 from __future__ import annotations
