@@ -17,7 +17,7 @@ import orjson
 from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import CribbageError, IllegalError, MalformedError
-from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, parse_action, replay_record, result
+from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, notation, parse_action, replay_record, result
 from service.core.game.state_json import from_json, options_json, to_json
 from service.core.game.state_v1 import from_v1
 from service.core.game.views import action_json, event_json, view, visible_events
@@ -102,7 +102,8 @@ class ActionField(fields.Field):
 
 def load_action(value: dict[str, Any]) -> dict[str, Any]:
     """Validate one action object (cards parsed); raises :class:`ValidationError`."""
-    schema = ACTION_SCHEMAS.get(value.get("type"))  # type: ignore[arg-type]
+    kind = value.get("type")
+    schema = ACTION_SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise ValidationError({"type": [f"one of {', '.join(ACTION_TYPES)}"]})
     return schema.load(value)
@@ -345,6 +346,8 @@ class GameReplay:
             state, after = replay_record(options, data["first_dealer"], data["game_id"], actions)
         except CribbageError as exc:
             exc.field = f"record/{exc.field}"
+            if isinstance(exc, IllegalError):
+                exc.legal = [notation(a) for a in exc.legal]  # the record's own notation
             raise
         resp.media = {
             "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
