@@ -186,7 +186,7 @@ def hidden_cards(state: Any, seat: int | None) -> set[str]:
     pack = set(map(str, pos.cards)) if pos.cards is not None else set()
     table = {str(c) for h in pos.hands for c in h} | {str(c) for c in pos.crib}
     if pos.phase == "over":
-        return pack - table - ({str(pos.starter)} if pos.starter else set())
+        return pack - table - ({str(pos.starter)} if pos.starter is not None else set())
     seen: set[str] = set()
     if pos.play is not None:
         seen |= {str(c) for c in pos.play.played}

@@ -47,6 +47,8 @@ class GameOptions:
             raise MalformedError(f"deck is one of {', '.join(DECKS)}", field="deck")
         if (self.deck == "seeded") != (self.seed is not None):
             raise MalformedError("a seed is given exactly when the deck is 'seeded'", field="seed")
+        if self.seed is not None and not 1 <= len(self.seed) <= 200:
+            raise MalformedError("a seed is 1 to 200 characters", field="seed")
         if self.double_skunk_games not in (3, 4):
             raise MalformedError("a double skunk counts 3 or 4 games", field="double_skunk_games")
         if self.muggins_in_play and not self.muggins:

@@ -146,9 +146,9 @@ class ReplayRequest(StrictSchema):
     record = fields.Nested(RecordSchema, required=True)
 
 
-def forbidden(detail: str) -> ProblemError:
+def forbidden(detail: str, field: str = "/seat_token") -> ProblemError:
     return ProblemError(403, "seat-forbidden", "Not this seat's to do or see", detail,
-                        errors=[{"field": "/seat_token", "reason": detail}])
+                        errors=[{"field": field, "reason": detail}])
 
 
 class StateReader:
@@ -216,7 +216,7 @@ class _GameResource:
                 raise MalformedError(f"seat {seat} is not at a {n}-player table", field=plain_key)
             return "all" if seat is None else seat
         if data.get(plain_key) is not None:
-            raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}")
+            raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}", f"/{plain_key}")
         token = data.get("seat_token")
         if token is None:
             return None  # a spectator
@@ -262,7 +262,7 @@ class GameStart(_GameResource):
         deck_seed = None
         if self.sealer is not None:
             if data.get("view") is not None:
-                raise forbidden("a sealed game shows each seat its view through its seat token")
+                raise forbidden("a sealed game shows each seat its view through its seat token", "/view")
             if options.deck == "client":
                 # Whoever supplies the cards would see every hand, and a cut's
                 # "already dealt" answer would tell the others which cards are out.
