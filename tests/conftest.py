@@ -15,6 +15,9 @@ from service.app import create_app
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
+# tests/data holds data and the record of how it was made, not tests.
+collect_ignore_glob = ["data/*"]
+
 
 @pytest.fixture(scope="session")
 def app() -> falcon.App:

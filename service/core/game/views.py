@@ -47,7 +47,6 @@ def view(state: GameState, seat: int | str | None) -> dict[str, Any]:
     """The position as ``seat`` sees it (``"all"``: everything)."""
     pos = state.position
     visible = _visible(state, seat)
-    o = pos.options
     play = pos.play
     res = result(state)
     return {
