@@ -56,6 +56,7 @@ from .actions import Count, Cut, Deal, Discard, GameAction, Go, PlayCard, notati
 from .events import GameEvent
 from .state import GameState, apply_action, cut_for_deal, new_game, restore, result
 
+from .views import event_json
 from .v1_snapshot import BY_CODE, LOGGED_ACTIONS, MAX_LOG, VERSION, Snapshot, canonical, read
 
 __all__ = ["VERSION", "MAX_LOG", "from_v1"]
@@ -146,22 +147,14 @@ def _v1_pegs(snap: Snapshot, entries: list[dict[str, Any]]) -> tuple[tuple[int, 
 
 
 def _record(event: GameEvent, options: GameOptions) -> dict[str, Any]:
-    """A v2 event as a v1 log entry (v1's ``event_record``)."""
-    out: dict[str, Any] = {"type": event.type, "hand": event.deal}
-    if event.seat is not None:
-        out["seat"] = event.seat
-    if event.cards:
-        out["cards"] = [str(c) for c in event.cards]
-    if event.count is not None:
-        out["count"] = event.count
-    if event.what is not None:
-        out["what"] = event.what
-    if event.reset:
-        out["reset"] = True
-    if event.scores:
-        out["scores"] = [{"seat": s.seat, "side": options.side_of(s.seat), "kind": s.kind, "points": s.points}
-                         for s in event.scores]
-        out["points"] = event.points
+    """A v2 event as a v1 log entry (v1's ``event_record``): the same record
+    but for the deal's key, a play's card in a list and no cards in scores."""
+    out = event_json(event, options)
+    out["hand"] = out.pop("deal")
+    if "card" in out:
+        out["cards"] = [out.pop("card")]
+    for score in out.get("scores", ()):
+        score.pop("cards", None)
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card
+from ..options import GameOptions
 from .actions import Count, Deal, Discard, GameAction, action_type
 from .events import GameEvent
 from .state import GameState, result
@@ -70,7 +71,7 @@ def view(state: GameState, seat: int | str | None) -> dict[str, Any]:
     }
 
 
-def event_json(event: GameEvent, options_players: int, seat: int | str | None = "all") -> dict[str, Any]:
+def event_json(event: GameEvent, options: GameOptions, seat: int | str | None = "all") -> dict[str, Any]:
     """An event as ``seat`` may see it: others' discards hidden, a deal's
     record only for a trusted platform (it names every seat's discards)."""
     out: dict[str, Any] = {"type": event.type, "deal": event.deal}
@@ -89,7 +90,7 @@ def event_json(event: GameEvent, options_players: int, seat: int | str | None = 
         out["reset"] = True
     if event.scores:
         out["scores"] = [
-            {"seat": s.seat, "side": s.seat % 2 if options_players == 4 else s.seat, "kind": s.kind,
+            {"seat": s.seat, "side": options.side_of(s.seat), "kind": s.kind,
              "points": s.points, **({"cards": [str(c) for c in s.cards]} if s.cards else {})}
             for s in event.scores
         ]

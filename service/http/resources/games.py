@@ -229,7 +229,6 @@ class _GameResource:
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
                 seat: int | str | None, **extra: Any) -> None:
-        n = state.options.players
         if self.sealer is not None:
             token: Any = self.sealer.seal(to_json(state), state.game_id, state.seq)
             actions = legal(state, seat) if seat is not None else []
@@ -241,7 +240,7 @@ class _GameResource:
             "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
             "phase": state.phase, "to_act": state.to_act(),
             "view": {**view(state, seat), "options": self.visible_options(state)},
-            "events": [event_json(e, n, told) for e in visible_events(events, told)],
+            "events": [event_json(e, state.options, told) for e in visible_events(events, told)],
             "legal_actions": [action_json(state, a) for a in actions],
             **extra,
         }
