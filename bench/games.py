@@ -14,6 +14,7 @@ start of deals 1, 7 and 13, and the largest over whole games, per player count.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import statistics
@@ -128,8 +129,7 @@ def bench_state_sizes() -> None:
             while state.phase != "over":
                 action = rng.choice(legal(state))
                 if opts.muggins and hasattr(action, "claim") and rng.random() < 0.3:
-                    action = type(action)(*[getattr(action, f) for f in action.__slots__[:-1]],
-                                          rng.randrange(30))
+                    action = dataclasses.replace(action, claim=rng.randrange(30))
                 state, _ = apply_action(state, action)
                 data = to_json(state)
                 size = (len(orjson.dumps(data)), len(sealer.seal(data, state.game_id, state.seq)))

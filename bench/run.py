@@ -280,6 +280,19 @@ def bench_side_by_side() -> None:
                     _error(label, exc)
     except Exception as exc:  # a server did not start
         _error("HTTP side by side", exc)
+    if advance_error is None:
+        # The line above keeps each worker's cache of the states it answered; without it
+        # every request replays its deal from scratch (a client whose requests land on
+        # another worker each time).
+        label = "POST /v1/games/advance, no state cache"
+        try:
+            with harness.running(harness.SERVICE_APP, harness.EMPTY_APP,
+                                 env={"CRIBBAGE_STATE_CACHE": "0"}) as (service, empty):
+                harness.side_by_side(label, advances, None, seconds=SECONDS, connections=CONNECTIONS,
+                                     rounds=ROUNDS, reference_label="empty endpoint", ports=(service, empty),
+                                     width=width)
+        except Exception as exc:
+            _error(label, exc)
 
 
 def main() -> None:

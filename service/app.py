@@ -116,7 +116,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/hands/score", hands.HandScore())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
-    reader = games.StateReader(sealer or None)
+    reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))
     app.add_route("/v1/games", games.GameStart(reader))
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))

@@ -9,11 +9,12 @@ the service: its view, its own legal actions, the events as it sees them.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
 from typing import Any
 
 import falcon
 import orjson
+from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import CribbageError, IllegalError, MalformedError
@@ -152,14 +153,44 @@ def forbidden(detail: str, field: str = "/seat_token") -> ProblemError:
 
 
 class StateReader:
-    """Reads the state a client sends back, sealed or plain, format 2 or 1."""
+    """Reads the state a client sends back, sealed or plain, format 2 or 1.
 
-    def __init__(self, sealer: Sealer | None) -> None:
+    A client sends back the state it was last answered, so each worker keeps
+    the states it answered and verified (``cache_size`` of them, 0 for none),
+    keyed by their whole text: a hit is the same bytes, hence the same state
+    as replaying them again would give.
+    """
+
+    def __init__(self, sealer: Sealer | None, cache_size: int = 2048) -> None:
         self.sealer = sealer
-        # A client sends back the state it was last answered, so each worker
-        # keeps the states it verified, keyed by their whole text: a hit is
-        # the same bytes, hence the same result as verifying them again.
-        self._verified = lru_cache(maxsize=2048)(self._verify)
+        self._cache: LRUCache[str | bytes, tuple[GameState, bool]] | None = (
+            LRUCache(cache_size) if cache_size > 0 else None)
+        self._lock = threading.Lock()  # gthread workers answer on several threads
+
+    def _verified(self, key: str | bytes) -> tuple[GameState, bool]:
+        if self._cache is None:
+            return self._verify(key)
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is None:
+            hit = self._verify(key)
+            with self._lock:
+                self._cache[key] = hit
+        return hit
+
+    def wire(self, state: GameState) -> Any:
+        """The state as it leaves the service (sealed or plain), remembered for its return."""
+        data = to_json(state)
+        if self.sealer is not None:
+            token: Any = self.sealer.seal(data, state.game_id, state.seq)
+            key: str | bytes = token
+        else:
+            token = data
+            key = orjson.dumps(data) if self._cache is not None else b""
+        if self._cache is not None:
+            with self._lock:
+                self._cache[key] = (state, False)
+        return token
 
     def read_state(self, raw: Any) -> tuple[GameState, bool]:
         """The state, and whether it came sealed in format 1 (whose games had no seat tokens)."""
@@ -229,13 +260,13 @@ class _GameResource:
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
                 seat: int | str | None, **extra: Any) -> None:
+        token = self.reader.wire(state)
         if self.sealer is not None:
-            token: Any = self.sealer.seal(to_json(state), state.game_id, state.seq)
             actions = legal(state, seat) if seat is not None else []
             told = seat  # events as this seat (or a spectator) may see them
         else:
             # A trusted platform: every legal action and event; only the view is the named seat's.
-            token, actions, told = to_json(state), legal(state), "all"
+            actions, told = legal(state), "all"
         resp.media = {
             "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
             "phase": state.phase, "to_act": state.to_act(),
