@@ -113,6 +113,16 @@ class PegEvent(NamedTuple):
         return sum(s.points for s in self.scores)
 
 
+def renege_points(playable: int) -> int:
+    """The renege (ACC 7.3): a go said while able costs 2 for each card that
+    could singly have been played; the next seat of the other side pegs them.
+
+    >>> renege_points(3)
+    6
+    """
+    return RENEGE_POINTS_PER_CARD * playable
+
+
 def next_opponent(players: int, seat: int) -> int:
     """The next seat on the other side: who pegs a penalty or calls muggins.
 
@@ -347,8 +357,7 @@ class Play(NamedTuple):
             n = self.playable_now(seat)[1]
             scores = []
             if n:  # a renege: only possible under tournament rules
-                scores.append(Score(next_opponent(self.players, seat), "renege",
-                                    RENEGE_POINTS_PER_CARD * n))
+                scores.append(Score(next_opponent(self.players, seat), "renege", renege_points(n)))
             passed = passed | {seat}
         # Whose turn: the next seat holding cards that has not said go.
         players = self.players
@@ -439,5 +448,5 @@ def rule_on_go(count: int, held: Sequence[Card], tournament: bool = False) -> Go
         )
     ensure_distinct(held)
     cards, n = Play(2, 0, count, (), held=(tuple(held), ()), tournament=tournament).playable_now(0)
-    penalty = RENEGE_POINTS_PER_CARD * n if tournament else 0
+    penalty = renege_points(n) if tournament else 0
     return GoRuling(legal=not n, count=count, playable=tuple(cards), penalty=penalty)
