@@ -1,15 +1,21 @@
 """Cards: spellings, the canonical form, the 52 distinct cards, bad input.
 
-RULES.md, "Cards": 52 cards; A = 1, 2..10 face, J Q K = 10; A low, K high;
+docs/rules.md, "Cards": 52 cards; A = 1, 2..10 face, J Q K = 10; A low, K high;
 accept 5H 10H TH 5♥ AS QC ... case-insensitive; answer in one canonical form;
 a card given twice is an error naming the card.
 """
 
 from __future__ import annotations
 
-import pytest
+import itertools
+import re
+from pathlib import Path
 
-from service.core.cards import CARDS, Card, ensure_distinct, format_cards, parse_cards
+import pytest
+import yaml
+
+from service.core import cards as core_cards
+from service.core.cards import CANONICAL, CARD_PATTERN, CARDS, Card, ensure_distinct, parse_cards, repeated_cards
 from service.core.errors import (
     CribbageError,
     DuplicateCardError,
@@ -97,21 +103,12 @@ def test_52_distinct_cards() -> None:
 def test_rank_suit_value(text: str, rank: int, suit: int, value: int) -> None:
     card = Card.parse(text)
     assert (card.rank, card.suit, card.value) == (rank, suit, value)
-    assert card.rank_symbol == text[0]
-    assert card.suit_symbol == text[1]
 
 
 def test_values_of_every_card() -> None:
     for card in CARDS:
         assert card.value == (card.rank if card.rank <= 10 else 10)
         assert 1 <= card.rank <= 13
-
-
-def test_names() -> None:
-    assert Card.parse("5H").name == "five of hearts"
-    assert Card.parse("AS").name == "ace of spades"
-    assert Card.parse("KD").name == "king of diamonds"
-    assert Card.parse("TC").name == "ten of clubs"
 
 
 def test_king_and_queen_are_different_ranks_same_value() -> None:
@@ -141,6 +138,15 @@ MALFORMED = [
     "5 H",
     "100H",
     "BH",
+    # only spaces and tabs may surround a card (openapi.yaml's pattern)
+    "5H\n",
+    "\n5H",
+    "5H\r",
+    "\u00a05H",
+    "5H\u2003",
+    # no case mapping beyond ASCII: 'ſ'.upper() is 'S', 'ı'.upper() is 'I'
+    "5ſ",
+    "ıH",
 ]
 
 
@@ -169,7 +175,7 @@ def test_from_rank_suit_out_of_range(rank: int, suit: int) -> None:
 
 def test_parse_cards() -> None:
     cards = parse_cards(["5h", "10♠", "as", "Q♦"])
-    assert format_cards(cards) == ["5H", "TS", "AS", "QD"]
+    assert [str(c) for c in cards] == ["5H", "TS", "AS", "QD"]
     assert all(isinstance(c, Card) for c in cards)
 
 
@@ -194,7 +200,7 @@ def test_duplicates_raise_naming_the_card(texts: list[str], twice: str) -> None:
 
 
 def test_duplicates_allowed_when_not_distinct() -> None:
-    assert format_cards(parse_cards(["5H", "5h"], distinct=False)) == ["5H", "5H"]
+    assert [str(c) for c in parse_cards(["5H", "5h"], distinct=False)] == ["5H", "5H"]
 
 
 def test_ensure_distinct() -> None:
@@ -207,3 +213,55 @@ def test_ensure_distinct() -> None:
 def test_malformed_card_inside_a_list() -> None:
     with pytest.raises(MalformedCardError):
         parse_cards(["5H", "5Z"])
+
+
+def test_repeated_cards_names_every_repeat_and_its_first_place() -> None:
+    named = [("cards/0", Card.parse("5H")), ("cards/1", Card.parse("5C")), ("cards/2", Card.parse("5h")),
+             ("cards/3", Card.parse("5H")), ("starter", Card.parse("5♣"))]
+    assert [(w, str(c), f) for w, c, f in repeated_cards(named)] == [
+        ("cards/2", "5H", "cards/0"), ("cards/3", "5H", "cards/0"), ("starter", "5C", "cards/1"),
+    ]
+    # the same label twice is still two places
+    assert len(repeated_cards([("x", Card.parse("AS")), ("x", Card.parse("AS"))])) == 1
+    assert repeated_cards(named[:2]) == []
+
+
+def test_canonical_is_exactly_the_canonical_spellings() -> None:
+    assert sorted(CANONICAL) == sorted(r + s for r in "A23456789TJQK" for s in "CDHS")
+    assert all(str(c) == t for t, c in CANONICAL.items())
+    assert "th" not in CANONICAL and "10H" not in CANONICAL
+
+
+# openapi.yaml's Card pattern, read from the document the API publishes: the
+# independent statement of the spellings the service accepts.
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def _openapi_card_regex() -> re.Pattern[str]:
+    spec = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+    pattern = spec["components"]["schemas"]["Card"]["pattern"]
+    # ECMA-262 reads the closing $ as the end of the text; Python's \Z does
+    return re.compile(pattern.removesuffix("$") + r"\Z")
+
+
+def test_card_pattern_is_the_api_description_s() -> None:
+    spec = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+    assert CARD_PATTERN == spec["components"]["schemas"]["Card"]["pattern"]
+
+
+def test_card_parse_accepts_exactly_the_openapi_pattern() -> None:
+    """Every text of up to three characters from an alphabet of good and bad
+    characters, and every accepted spelling with spaces, tabs and newlines
+    around it: Card.parse accepts it exactly when openapi.yaml's pattern matches."""
+    regex = _openapi_card_regex()
+    alphabet = " \t\nAaTtJjQqKk0123456789CDHScdhsXx♣♦♥♠♧♢♡♤ſı\u00a0"
+    texts = ["".join(t) for n in range(1, 4) for t in itertools.product(alphabet, repeat=n)]
+    texts += [f"{a}{s}{b}" for s in core_cards.SPELLINGS for a in ("", " ", "\t ", "\n") for b in ("", "  ", "\t", "\n")]
+    for text in texts:
+        try:
+            Card.parse(text)
+            parsed = True
+        except MalformedCardError:
+            parsed = False
+        assert parsed == bool(regex.search(text)), repr(text)
+    assert len(core_cards.SPELLINGS) == 20 * 16  # 13 ranks + a t 10 1 j q k, 4 suits x (2 cases + 2 glyphs)

@@ -164,7 +164,6 @@ def test_distribution_json_shape(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     assert data["impossible"] == [t for t in range(30) if t not in (0, 2, 29)]
 
 
-@pytest.mark.slow
 def test_distribution_json_real(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["distribution", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -178,7 +177,6 @@ def test_distribution_json_real(capsys: pytest.CaptureFixture[str]) -> None:
     assert round(data["mean"], 4) == 4.7692
 
 
-@pytest.mark.slow
 def test_distribution_text_real(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["distribution", "--crib"]) == 0
     lines = capsys.readouterr().out.splitlines()

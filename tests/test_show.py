@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 
 from service.core.cards import Card
-from service.core.errors import DuplicateCardError, MalformedCardError, MalformedError
-from service.core.show import KINDS, ShowScore, score_show, score_show_text, show_total
+from service.core.errors import DuplicateCardError, MalformedError
+from service.core.show import KINDS, ShowScore, score_show, show_total
 
 Item = tuple[str, tuple[str, ...], int]
 
@@ -565,13 +565,7 @@ def test_zero_hand_q_k_a_7_9() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Input checks and the text convenience.
-
-
-def test_score_show_text_accepts_spellings() -> None:
-    s = score_show_text(["4d", "5♣", "5h", "J♠"], "6s")
-    assert s.total == 17
-    assert breakdown(s) == ITEMS_17
+# Input checks (docs/rules.md, "Cards": a card given twice is an error naming it).
 
 
 @pytest.mark.parametrize(
@@ -584,22 +578,23 @@ def test_score_show_text_accepts_spellings() -> None:
 )
 def test_duplicate_card_is_an_error(hand: list[str], starter: str, twice: str) -> None:
     with pytest.raises(DuplicateCardError) as info:
-        score_show_text(hand, starter)
-    assert twice in str(info.value)
-    with pytest.raises(DuplicateCardError):
         score_show(tuple(Card.parse(h) for h in hand), Card.parse(starter))
+    assert twice in str(info.value)
+    assert str(info.value.card) == twice
 
 
 @pytest.mark.parametrize("n", [0, 3, 5])
 def test_a_hand_has_four_cards(n: int) -> None:
-    hand = ["AC", "2C", "3C", "4C", "5C"][:n]
+    hand = cards("AC 2C 3C 4C 5C")[:n]
     with pytest.raises(MalformedError) as info:
-        score_show_text(hand, "KH")
+        score_show(hand, Card.parse("KH"))
     assert isinstance(info.value, ValueError)
+    assert info.value.field == "cards"
+    assert f"not {n}" in str(info.value)
 
 
-def test_malformed_card_in_score_show_text() -> None:
-    with pytest.raises(MalformedCardError):
-        score_show_text(["5H", "5C", "5S", "JX"], "5D")
-    with pytest.raises(MalformedCardError):
-        score_show_text(["5H", "5C", "5S", "JD"], "15D")
+def test_any_iterable_of_four_cards() -> None:
+    # a list or a generator counts like a tuple; the hand is kept as given
+    s = score_show(list(cards("4D 5C 5H JS")), Card.parse("6S"))
+    assert s.hand == cards("4D 5C 5H JS") and s.total == 17
+    assert score_show((c for c in cards("4D 5C 5H JS")), Card.parse("6S")).total == 17

@@ -1,8 +1,14 @@
-"""Cards: the 52 immutable card values and their spellings.
+"""Cards: the 52 immutable card values and their spellings (docs/rules.md, "Cards").
 
 A card is an ``int`` from 0 to 51 (``(rank - 1) * 4 + suit``), so it can index
 precomputed tables directly on the hot path, yet it prints and parses like a
 card.  There are exactly 52 instances; :meth:`Card.parse` returns them.
+
+The spellings a client may use are one table here, :data:`SPELLINGS`: a rank
+(``A`` ``2``-``10`` ``T`` ``J`` ``Q`` ``K``, or ``1`` for the ace, either
+case) then a suit (``C D H S`` either case, or a black or white suit symbol),
+with spaces or tabs around it.  :data:`CARD_PATTERN` is the same language as
+a regular expression, built from the same lists, for the API description.
 
 >>> Card.parse("10h")
 Card.parse('TH')
@@ -18,22 +24,20 @@ from .errors import DuplicateCardError, MalformedCardError
 
 RANK_SYMBOLS = "A23456789TJQK"
 SUIT_SYMBOLS = "CDHS"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-RANK_NAMES = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+JACK = 11
+
+# Every way of writing a rank or a suit; the canonical one first.
+_RANK_WRITINGS = tuple(
+    (s, s.lower(), "10") if s == "T" else (s, s.lower(), "1") if s == "A" else (s, s.lower()) if s.isalpha()
+    else (s,)
+    for s in RANK_SYMBOLS
 )
-
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-
-_RANK_SPELLINGS = {s: i + 1 for i, s in enumerate(RANK_SYMBOLS)}
-_RANK_SPELLINGS["10"] = 10
-_RANK_SPELLINGS["1"] = 1  # some software writes the ace as 1
-_SUIT_SPELLINGS = {s: i for i, s in enumerate(SUIT_SYMBOLS)}
-# Both the white and the black suit symbols are in common use.
-for _i, _symbols in enumerate(("♣♧", "♦♢", "♥♡", "♠♤")):
-    for _sym in _symbols:
-        _SUIT_SPELLINGS[_sym] = _i
+# Both the black and the white suit symbols are in common use.
+_SUIT_GLYPHS = ("♣♧", "♦♢", "♥♡", "♠♤")
+_SUIT_WRITINGS = tuple((s, s.lower(), *_SUIT_GLYPHS[i]) for i, s in enumerate(SUIT_SYMBOLS))
+_SPACE = " \t"
+"""Only spaces and tabs may surround a card (so that every regex engine reading
+:data:`CARD_PATTERN` agrees with :meth:`Card.parse`)."""
 
 
 class Card(int):
@@ -56,19 +60,6 @@ class Card(int):
         """Pip value for fifteens and the count: ace 1, court cards 10."""
         return min(int(self) // 4 + 1, 10)
 
-    @property
-    def suit_symbol(self) -> str:
-        return SUIT_SYMBOLS[int(self) % 4]
-
-    @property
-    def rank_symbol(self) -> str:
-        return RANK_SYMBOLS[int(self) // 4]
-
-    @property
-    def name(self) -> str:
-        """English name, e.g. 'five of hearts'."""
-        return f"{RANK_NAMES[self.rank - 1]} of {SUIT_NAMES[self.suit]}"
-
     @classmethod
     def from_rank_suit(cls, rank: int, suit: int) -> Card:
         if not (1 <= rank <= 13 and 0 <= suit <= 3):
@@ -77,7 +68,7 @@ class Card(int):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read any common spelling: ``5H``, ``5h``, ``10H``, ``TH``, ``5♥``, ``AS``.
+        """Read any spelling of :data:`SPELLINGS`: ``5H``, ``5h``, ``10H``, ``TH``, ``5♥``, ``AS``.
 
         >>> [str(Card.parse(s)) for s in ("th", "10♠", "q♦", " 2c ")]
         ['TH', 'TS', 'QD', '2C']
@@ -86,42 +77,78 @@ class Card(int):
         ...
         service.core.errors.MalformedCardError: '11H' is not a card: unknown rank '11' (use A 2-10 T J Q K)
         """
-        if not isinstance(text, str):
-            raise MalformedCardError(f"{text!r} is not a card: expected a string such as '5H'")
-        s = text.strip().upper()
-        if len(s) < 2 or len(s) > 3:
-            raise MalformedCardError(
-                f"{text!r} is not a card: write rank then suit, e.g. '5H', 'TH', '10H' or '5♥'"
-            )
-        rank = _RANK_SPELLINGS.get(s[:-1])
-        suit = _SUIT_SPELLINGS.get(s[-1])
-        if rank is None:
-            raise MalformedCardError(
-                f"{text!r} is not a card: unknown rank {s[:-1]!r} (use A 2-10 T J Q K)"
-            )
-        if suit is None:
-            raise MalformedCardError(
-                f"{text!r} is not a card: unknown suit {s[-1]!r} (use C D H S or ♣ ♦ ♥ ♠)"
-            )
-        return CARDS[(rank - 1) * 4 + suit]
+        card = SPELLINGS.get(text) if type(text) is str else None
+        if card is None:
+            card = SPELLINGS.get(text.strip(_SPACE)) if isinstance(text, str) else None
+            if card is None:
+                raise MalformedCardError(_why_not_a_card(text))
+        return card
 
     def __str__(self) -> str:
-        return RANK_SYMBOLS[int(self) // 4] + SUIT_SYMBOLS[int(self) % 4]
+        return _TEXT[self]
 
     def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
+        return f"Card.parse({_TEXT[self]!r})"
 
     def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
+        return format(_TEXT[self], spec)
 
+
+_TEXT = tuple(RANK_SYMBOLS[i // 4] + SUIT_SYMBOLS[i % 4] for i in range(52))
 
 CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(52))
 """The deck in canonical order: AC AD AH AS 2C ... KS."""
 
+CANONICAL: dict[str, Card] = {_TEXT[c]: c for c in CARDS}
+"""Each card by its canonical spelling (``TH``), and nothing else: for notations
+that allow one spelling."""
+
+SPELLINGS: dict[str, Card] = {
+    r + s: CARDS[rank * 4 + suit]
+    for rank, rs in enumerate(_RANK_WRITINGS) for r in rs
+    for suit, ss in enumerate(_SUIT_WRITINGS) for s in ss
+}
+"""Every accepted spelling of every card, without the spaces or tabs that may surround it."""
+
+
+def _card_pattern() -> str:
+    writings = [w for ws in _RANK_WRITINGS for w in ws]
+    letters = "".join(w for w in writings if w.isalpha())
+    pips = [w for w in writings if w.isdigit() and len(w) == 1 and w != "1"]
+    assert pips == [str(n) for n in range(2, 10)]  # written as the range 2-9
+    numbers = sorted((w for w in writings if w.isdigit() and w not in pips), key=len, reverse=True)
+    suits = "".join(ws[0] for ws in _SUIT_WRITINGS) + "".join(ws[1] for ws in _SUIT_WRITINGS)
+    glyphs = "".join(g[0] for g in _SUIT_GLYPHS) + "".join(g[1] for g in _SUIT_GLYPHS)
+    space = "[" + _SPACE.replace("\t", "\\t") + "]*"
+    rank = f"(?:[{letters}2-9]|{'|'.join(numbers)})"
+    return f"^{space}{rank}[{suits}{glyphs}]{space}$"
+
+
+CARD_PATTERN = _card_pattern()
+""":data:`SPELLINGS` with the spaces or tabs around them, as a regular
+expression in the common subset of Python and ECMA-262 (``$`` meaning the end
+of the text): what openapi.yaml's ``Card`` schema gives as its ``pattern``.
+
+>>> CARD_PATTERN
+'^[ \\\\t]*(?:[AaTtJjQqKk2-9]|10|1)[CDHScdhs♣♦♥♠♧♢♡♤][ \\\\t]*$'
+"""
+
+
+def _why_not_a_card(text: object) -> str:
+    if not isinstance(text, str):
+        return f"{text!r} is not a card: expected a string such as '5H'"
+    s = text.strip(_SPACE)
+    if not 2 <= len(s) <= 3 or s != s.strip():
+        return (f"{text!r} is not a card: write rank then suit, e.g. '5H', 'TH', '10H' or '5♥'"
+                " (only spaces or tabs may surround it)")
+    if not any(s[:-1] in ws for ws in _RANK_WRITINGS):
+        return f"{text!r} is not a card: unknown rank {s[:-1]!r} (use A 2-10 T J Q K)"
+    return f"{text!r} is not a card: unknown suit {s[-1]!r} (use C D H S or ♣ ♦ ♥ ♠)"
+
+
 # Tables indexed by card, for hot paths where a property call costs too much.
 RANK: tuple[int, ...] = tuple(c // 4 + 1 for c in range(52))
 VALUE: tuple[int, ...] = tuple(min(c // 4 + 1, 10) for c in range(52))
-SUIT: tuple[int, ...] = tuple(c % 4 for c in range(52))
 
 
 def parse_cards(texts: Iterable[str], *, distinct: bool = True) -> tuple[Card, ...]:
@@ -138,14 +165,27 @@ def parse_cards(texts: Iterable[str], *, distinct: bool = True) -> tuple[Card, .
     return cards
 
 
+def repeated_cards(named: Iterable[tuple[str, Card]]) -> list[tuple[str, Card, str]]:
+    """The rule "no card twice" (docs/rules.md, "Cards"), for cards named by
+    where they were given: ``(where, card, where first)`` for every card given
+    again, in order; the first sighting of a card is fine.
+
+    >>> repeated_cards([("cards/0", Card.parse("5H")), ("starter", Card.parse("5h"))])
+    [('starter', Card.parse('5H'), 'cards/0')]
+    """
+    first: dict[int, str] = {}
+    out = []
+    for where, card in named:
+        if card in first:
+            out.append((where, card, first[card]))
+        else:
+            first[card] = where
+    return out
+
+
 def ensure_distinct(cards: Iterable[Card]) -> None:
-    """Raise :class:`DuplicateCardError` naming the first card seen twice."""
-    seen: set[int] = set()
-    for c in cards:
-        if c in seen:
-            raise DuplicateCardError(f"{c} is given twice", card=c)
-        seen.add(c)
-
-
-def format_cards(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
+    """Raise :class:`DuplicateCardError` naming the first card given again."""
+    cards = tuple(cards)
+    if len(set(cards)) != len(cards):
+        _, card, _ = repeated_cards((str(i), c) for i, c in enumerate(cards))[0]
+        raise DuplicateCardError(f"{card} is given twice", card=CARDS[card])

@@ -1,4 +1,4 @@
-"""The show: counting a hand or the crib, four cards plus the starter.
+"""The show: counting a hand or the crib, four cards plus the starter (docs/rules.md, "The show").
 
 =======================  ============================================
 fifteen                  2 for each distinct set of cards summing to 15
@@ -10,9 +10,19 @@ flush (crib)             5, only when all five cards are one suit
 nobs                     1 for the jack of the starter's suit among the four
 =======================  ============================================
 
-Two paths give the same numbers: :func:`show_total` is the hot path (a table
-lookup on the rank multiset plus the flush and nobs checks) and
-:func:`score_show` lists every scoring combination so a client can draw it.
+Each rule has one home: fifteens, pairs and runs are :func:`rank_items` (they
+depend on the five ranks only), the flush is :func:`flush_points`, nobs is
+:func:`his_nobs`, and his heels (a starter jack, scored at the cut, never in
+the show) is :func:`his_heels`.  Everything else is derived from them.
+
+The count depends only on the pattern of the five cards: the rank multiset
+(6,175 of them, each a :class:`ShowPattern` computed once, at import), which
+hand cards share a suit with each other and with the starter, and which jack
+matches the starter's suit.  So :func:`show_total` is two table lookups, and
+:func:`score_show` answers a :class:`ShowScore` holding the cards, the total
+and a reference to the pattern, without an object per scoring item: the
+breakdown (:attr:`ShowScore.items`), the subtotals, the call and the JSON
+document are built from the pattern when asked for.
 
 >>> hand = parse_cards(["4D", "5C", "5H", "JS"])
 >>> s = score_show(hand, Card.parse("6S"))
@@ -24,14 +34,19 @@ lookup on the rank multiset plus the flush and nobs checks) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from itertools import combinations
-from typing import Sequence
+from itertools import combinations, combinations_with_replacement
+from operator import itemgetter
+from typing import Any, NamedTuple, Sequence
 
-from .cards import CARDS, JACK, Card, ensure_distinct, parse_cards
+from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
 from .errors import MalformedError
 
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
+"""The kinds of scoring item, in the order a player says them."""
+
+FIFTEEN_POINTS = PAIR_POINTS = 2
+NOBS_POINTS = 1
+HEELS_POINTS = 2
 
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
@@ -42,8 +57,7 @@ NUMBER_WORDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ScoringItem:
+class ScoringItem(NamedTuple):
     """One scoring combination: its kind, the cards it uses and its points."""
 
     kind: str
@@ -51,87 +65,179 @@ class ScoringItem:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class ShowScore:
-    """A counted hand or crib with every scoring combination."""
+# ---------------------------------------------------------------------------
+# The rules, one function each.
 
-    hand: tuple[Card, ...]
-    starter: Card
-    crib: bool
-    items: tuple[ScoringItem, ...]
-    total: int = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "total", sum(i.points for i in self.items))
+_SUBSETS = tuple(combo for n in range(2, 6) for combo in combinations(range(5), n))
+_SUBSET_OF = tuple(itemgetter(*combo) for combo in _SUBSETS)
+_TWOS = tuple(combinations(range(5), 2))
+_RUNS = {n: tuple((combo, itemgetter(*combo)) for combo in combinations(range(5), n)) for n in (3, 4, 5)}
 
-    @property
-    def subtotals(self) -> dict[str, int]:
-        """Points per kind, every kind present (0 when it scores nothing)."""
-        out = dict.fromkeys(KINDS, 0)
-        for item in self.items:
-            out[item.kind] += item.points
-        return out
 
-    @property
-    def call(self) -> str:
-        """The count as a player says it aloud, fifteens first and nobs last."""
-        return _call(self)
+def rank_items(ranks: Sequence[int]) -> list[tuple[str, tuple[int, ...], int]]:
+    """Fifteens, pairs and runs of five ranks in ascending order, as
+    ``(kind, positions into the ranks, points)`` in the spoken order.
+
+    * a fifteen is each distinct set of 2 to 5 cards whose values (ace 1,
+      court cards 10) sum to 15;
+    * a pair is each two cards of one rank;
+    * a run is each set of 3 or more cards of consecutive ranks, counted at
+      its longest length only, once per combination of duplicate cards (a
+      double run is two runs and a pair); runs never wrap (Q K A is none).
+
+    >>> rank_items([1, 2, 2, 3, 4])
+    [('pair', (1, 2), 2), ('run', (0, 1, 3, 4), 4), ('run', (0, 2, 3, 4), 4)]
+    """
+    values = [min(r, 10) for r in ranks]
+    items = [("fifteen", combo, FIFTEEN_POINTS) for combo, cards in zip(_SUBSETS, _SUBSET_OF)
+             if sum(cards(values)) == 15]
+    items += [("pair", (a, b), PAIR_POINTS) for a, b in _TWOS if ranks[a] == ranks[b]]
+    # the longest streak of consecutive ranks held is the length of the runs
+    longest = streak = 1
+    for a, b in zip(ranks, ranks[1:]):
+        if b == a + 1:
+            streak += 1
+            longest = max(longest, streak)
+        elif b != a:
+            streak = 1
+    if longest >= 3:
+        # the ranks are in order, so n cards are a run when n distinct ranks span n
+        items += [("run", combo, longest) for combo, cards in _RUNS[longest]
+                  if len(set(run := cards(ranks))) == longest and run[-1] - run[0] == longest - 1]
+    return items
+
+
+def flush_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
+    """The flush: four hand cards of one suit score 4, or 5 when the starter
+    is of that suit too; in the crib only all five cards of one suit score (5).
+
+    >>> flush_points(parse_cards(["4S", "5S", "9S", "JS"]), Card.parse("2H"))
+    4
+    >>> flush_points(parse_cards(["4S", "5S", "9S", "JS"]), Card.parse("2H"), crib=True)
+    0
+    """
+    suit = hand[0].suit
+    if any(c.suit != suit for c in hand):
+        return 0
+    if starter.suit == suit:
+        return 5
+    return 0 if crib else 4
+
+
+def his_nobs(hand: Sequence[Card], starter: Card) -> Card | None:
+    """Nobs: the jack of the starter's suit among the four cards (1 point), if
+    there is one.  A starter jack is never nobs (it is :func:`his_heels`).
+
+    >>> his_nobs(parse_cards(["5H", "5C", "5S", "JD"]), Card.parse("5D"))
+    Card.parse('JD')
+    """
+    for c in hand:
+        if c.rank == JACK and c.suit == starter.suit:
+            return c
+    return None
+
+
+def his_heels(starter: Card) -> int:
+    """His heels: a jack turned as the starter pegs 2 for the dealer at once
+    (at the cut, before the play; never part of the show).
+
+    >>> his_heels(Card.parse("JD")), his_heels(Card.parse("5D"))
+    (2, 0)
+    """
+    return HEELS_POINTS if starter.rank == JACK else 0
+
+
+def suit_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
+    """What the suits add to the ranks' points: the flush and his nobs."""
+    return flush_points(hand, starter, crib) + (NOBS_POINTS if his_nobs(hand, starter) is not None else 0)
 
 
 # ---------------------------------------------------------------------------
-# The hot path: rank multiset -> points for fifteens, pairs and runs.
+# Patterns: everything about a show that depends on its ranks only.
 
-_RANK_KEY = tuple(1 << (3 * (i // 4)) for i in range(52))
+RANK_KEY: tuple[int, ...] = tuple(1 << (3 * (c // 4)) for c in range(52))
 """Adding the keys of five cards gives a unique code of their rank multiset
 (3 bits a rank suffice: no rank appears more than 4 times)."""
 
-_JACK_OF_SUIT = tuple((JACK - 1) * 4 + s for s in range(4))
+
+class ShowPattern:
+    """The fifteens, pairs and runs of one rank multiset, precomputed: its
+    items as positions into the five cards sorted, their points by kind, and
+    the call for each flush and nobs that can go with them (made on first use)."""
+
+    __slots__ = ("ranks", "items", "fifteen", "pair", "run", "points", "_getters", "_calls")
+
+    def __init__(self, ranks: tuple[int, ...]) -> None:
+        self.ranks = ranks
+        self.items = tuple(rank_items(ranks))
+        by_kind = dict.fromkeys(KINDS, 0)
+        for kind, _, points in self.items:
+            by_kind[kind] += points
+        self.fifteen, self.pair, self.run = by_kind["fifteen"], by_kind["pair"], by_kind["run"]
+        self.points = self.fifteen + self.pair + self.run
+        # itemgetter(*positions)(five) is the item's cards as a tuple, in C
+        self._getters = tuple((kind, itemgetter(*positions), points) for kind, positions, points in self.items)
+        self._calls: dict[tuple[int, bool], str] = {}
+
+    def __repr__(self) -> str:
+        return f"ShowPattern({self.ranks})"
+
+    def call(self, flush: int, nobs: bool) -> str:
+        """The count said aloud with this flush (0, 4 or 5) and nobs."""
+        text = self._calls.get((flush, nobs))
+        if text is None:
+            text = self._calls[flush, nobs] = _say(self, flush, nobs)
+        return text
 
 
-def _rank_items_of(ranks: Sequence[int]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
-    """Fifteens, pairs and runs of five sorted ranks, as positions into them:
-    the one place these three rules are counted."""
-    values = [min(r, 10) for r in ranks]
-    positions = range(len(ranks))
-    items: list[tuple[str, tuple[int, ...], int]] = []
-    for n in range(2, 6):
-        items.extend(("fifteen", combo, 2) for combo in combinations(positions, n)
-                     if sum(values[i] for i in combo) == 15)
-    items.extend(("pair", (a, b), 2) for a, b in combinations(positions, 2) if ranks[a] == ranks[b])
-    for n in (5, 4, 3):
-        runs = [combo for combo in combinations(positions, n) if _consecutive([ranks[i] for i in combo])]
-        if runs:
-            items.extend(("run", combo, n) for combo in runs)
-            break
-    return tuple(items)
+PATTERNS: dict[int, ShowPattern] = {
+    sum(1 << (3 * (r - 1)) for r in ranks): ShowPattern(ranks)
+    for ranks in combinations_with_replacement(range(1, 14), 5)
+    if ranks[0] != ranks[4]  # five of a kind cannot be dealt
+}
+"""The 6,175 five-card rank multisets, keyed by the sum of :data:`RANK_KEY`."""
+
+RANK_ITEMS: dict[int, tuple[tuple[str, tuple[int, ...], int], ...]] = {k: p.items for k, p in PATTERNS.items()}
+"""Fifteens, pairs and runs (as positions into the five sorted cards) of each rank multiset."""
+
+RANK_POINTS: dict[int, int] = {k: p.points for k, p in PATTERNS.items()}
+"""Points from fifteens, pairs and runs of each rank multiset."""
 
 
-def _consecutive(ranks: Sequence[int]) -> bool:
-    s = sorted(ranks)
-    return all(s[i + 1] == s[i] + 1 for i in range(len(s) - 1))
+# What the suits add, by the suits' pattern: for each card, one bit for its
+# suit and, for a jack, one for the jack's suit; the four hand cards' bits
+# or'ed, with the starter's suit above them, index a table of
+# flush_points + nobs built from those two rules on a hand of each pattern.
+_SUIT_KEY = tuple((1 << (c & 3)) | ((16 << (c & 3)) if RANK[c] == JACK else 0) for c in range(52))
+_STARTER_KEY = tuple((c & 3) << 8 for c in range(52))
 
 
-def _build_rank_items() -> dict[int, tuple[tuple[str, tuple[int, ...], int], ...]]:
-    from itertools import combinations_with_replacement
+def _suit_table(crib: bool) -> bytes:
+    table = bytearray(1024)
+    for suits in range(1, 16):  # the set of suits in the hand
+        held = [s for s in range(4) if suits >> s & 1]
+        for jacks in range(16):  # the suits of the jacks in the hand
+            if jacks & ~suits:
+                continue
+            # one card of each suit held (its jack if there is one), then low cards of the first suit
+            hand = [Card.from_rank_suit(JACK if jacks >> s & 1 else 1, s) for s in held]
+            hand += [Card.from_rank_suit(2 + i, held[0]) for i in range(4 - len(held))]
+            key = 0
+            for c in hand:
+                key |= _SUIT_KEY[c]
+            for s in range(4):
+                starter = Card.from_rank_suit(13, s)
+                table[key | _STARTER_KEY[starter]] = suit_points(hand, starter, crib)
+    return bytes(table)
 
-    table = {}
-    for ranks in combinations_with_replacement(range(1, 14), 5):
-        if ranks[0] == ranks[4]:
-            continue  # five of a kind cannot be dealt
-        table[sum(1 << (3 * (r - 1)) for r in ranks)] = _rank_items_of(ranks)
-    return table
 
-
-RANK_ITEMS = _build_rank_items()
-"""Fifteens, pairs and runs (as positions into the five sorted cards) for each
-of the 6,175 five-card rank multisets, keyed by the sum of :data:`_RANK_KEY`."""
-
-RANK_POINTS: dict[int, int] = {key: sum(p for _, _, p in items) for key, items in RANK_ITEMS.items()}
-"""Points from fifteens, pairs and runs for each rank multiset."""
+_SUIT_POINTS = (_suit_table(False), _suit_table(True))
+"""flush_points + nobs by suit pattern, for a hand (0) and a crib (1)."""
 
 
 def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
-    """Total of a hand (or crib) without the breakdown: a lookup plus two checks.
+    """Total of a hand (or crib) without the breakdown: two table lookups.
 
     ``hand`` holds four cards (ints 0..51 or :class:`Card`); nothing is validated.
 
@@ -139,64 +245,135 @@ def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     29
     """
     a, b, c, d = hand
-    k = _RANK_KEY
-    pts = RANK_POINTS[k[a] + k[b] + k[c] + k[d] + k[starter]]
-    suit = a & 3
-    if suit == b & 3 == c & 3 == d & 3:
-        if starter & 3 == suit:
-            pts += 5
-        elif not crib:
-            pts += 4
-    if _JACK_OF_SUIT[starter & 3] in hand:
-        pts += 1
-    return pts
+    k = RANK_KEY
+    s = _SUIT_KEY
+    return (RANK_POINTS[k[a] + k[b] + k[c] + k[d] + k[starter]]
+            + _SUIT_POINTS[crib][s[a] | s[b] | s[c] | s[d] | _STARTER_KEY[starter]])
 
 
 # ---------------------------------------------------------------------------
 # The full breakdown.
 
 
-def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> list[tuple[str, tuple[Card, ...], int]]:
-    """Every scoring combination of four distinct cards and the starter, as
-    (kind, cards, points) in the spoken order; nothing is validated."""
-    five = sorted((*hand, starter))
-    k = _RANK_KEY
-    items = [(kind, tuple([five[i] for i in combo]), points)
-             for kind, combo, points in RANK_ITEMS[k[five[0]] + k[five[1]] + k[five[2]] + k[five[3]] + k[five[4]]]]
-    suit = hand[0] & 3
-    if all(c & 3 == suit for c in hand):
-        if starter & 3 == suit:
-            items.append(("flush", tuple(five), 5))
-        elif not crib:
-            items.append(("flush", tuple(sorted(hand)), 4))
-    nobs = _JACK_OF_SUIT[starter & 3]
-    if nobs in hand:
-        items.append(("nobs", (CARDS[nobs],), 1))
-    return items
+class ShowScore(NamedTuple):
+    """A counted hand or crib: the cards, the total and the pattern; the
+    breakdown, the subtotals and the call are built from the pattern on each
+    access (nothing per item is made until asked for)."""
+
+    hand: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    total: int
+    pattern: ShowPattern
+
+    @property
+    def flush(self) -> int:
+        """The flush's points: 0, 4 or 5 (:func:`flush_points`)."""
+        return _flush_and_nobs(self)[0]
+
+    @property
+    def nobs(self) -> Card | None:
+        """The jack of the starter's suit among the four, if any (:func:`his_nobs`)."""
+        return _flush_and_nobs(self)[1]
+
+    @property
+    def items(self) -> tuple[ScoringItem, ...]:
+        """Every scoring combination in the spoken order: fifteens, pairs, runs, flush, nobs."""
+        return _items(self.hand, self.starter, self.pattern, *_flush_and_nobs(self))
+
+    @property
+    def subtotals(self) -> dict[str, int]:
+        """Points per kind, every kind present (0 when it scores nothing)."""
+        p = self.pattern
+        flush, nobs = _flush_and_nobs(self)
+        return {"fifteen": p.fifteen, "pair": p.pair, "run": p.run, "flush": flush,
+                "nobs": NOBS_POINTS if nobs is not None else 0}
+
+    @property
+    def call(self) -> str:
+        """The count as a player says it aloud, fifteens first and nobs last."""
+        flush, nobs = _flush_and_nobs(self)
+        return self.pattern.call(flush, nobs is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The show as the API answers it (``POST /v1/hands/score``): canonical
+        card spellings, the breakdown in the spoken order, subtotals and call."""
+        p = self.pattern
+        flush, nobs = _flush_and_nobs(self)
+        five = sorted((*self.hand, self.starter))
+        names = [_NAME[c] for c in five]
+        breakdown = [{"kind": kind, "cards": [*get(names)], "points": points} for kind, get, points in p._getters]
+        if flush:
+            cards = five if flush == 5 else sorted(self.hand)
+            breakdown.append({"kind": "flush", "cards": [_NAME[c] for c in cards], "points": flush})
+        if nobs is not None:
+            breakdown.append({"kind": "nobs", "cards": [_NAME[nobs]], "points": NOBS_POINTS})
+        return {
+            "cards": [_NAME[c] for c in self.hand],
+            "starter": _NAME[self.starter],
+            "crib": self.crib,
+            "total": self.total,
+            "breakdown": breakdown,
+            "subtotals": {"fifteen": p.fifteen, "pair": p.pair, "run": p.run, "flush": flush,
+                          "nobs": NOBS_POINTS if nobs is not None else 0},
+            "call": p.call(flush, nobs is not None),
+        }
+
+
+_NAME = tuple(str(c) for c in CARDS)
+
+
+def _flush_and_nobs(score: ShowScore) -> tuple[int, Card | None]:
+    if score.total == score.pattern.points:  # the suits add nothing: no flush, no nobs
+        return 0, None
+    hand = tuple(map(CARDS.__getitem__, score.hand))
+    starter = CARDS[score.starter]
+    return flush_points(hand, starter, score.crib), his_nobs(hand, starter)
+
+
+def _items(hand: Sequence[int], starter: int, pattern: ShowPattern, flush: int,
+           nobs: Card | None) -> tuple[ScoringItem, ...]:
+    five = sorted(map(CARDS.__getitem__, (*hand, starter)))
+    items = [ScoringItem(kind, get(five), points) for kind, get, points in pattern._getters]
+    if flush:
+        items.append(ScoringItem("flush", tuple(five) if flush == 5 else tuple(sorted(map(CARDS.__getitem__, hand))),
+                                 flush))
+    if nobs is not None:
+        items.append(ScoringItem("nobs", (nobs,), NOBS_POINTS))
+    return tuple(items)
+
+
+def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple[ScoringItem, ...]:
+    """Every scoring combination of four distinct cards and the starter, in
+    the spoken order; nothing is validated."""
+    k = RANK_KEY
+    a, b, c, d = hand
+    hand = tuple(map(CARDS.__getitem__, hand))
+    starter = CARDS[starter]
+    pattern = PATTERNS[k[a] + k[b] + k[c] + k[d] + k[starter]]
+    return _items(hand, starter, pattern, flush_points(hand, starter, crib), his_nobs(hand, starter))
 
 
 def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowScore:
-    """Count four cards and the starter, listing every scoring combination.
-
-    Runs are counted at their longest length only; each combination of
-    duplicate cards is its own run (a double run is two runs and a pair).
+    """Count four cards and the starter; a hand of other than four cards or a
+    card given twice is a :class:`MalformedError`.
 
     >>> s = score_show(parse_cards(["AC", "2C", "2D", "3H"]), Card.parse("4S"))
     >>> [(i.kind, i.points) for i in s.items]
     [('pair', 2), ('run', 4), ('run', 4)]
     """
-    hand = tuple(hand)
+    if type(hand) is not tuple:
+        hand = tuple(hand)
     if len(hand) != 4:
         raise MalformedError(f"a hand or crib has 4 cards, not {len(hand)}", field="cards")
-    ensure_distinct((*hand, starter))
-    items = tuple(ScoringItem(kind, cards, points) for kind, cards, points in show_items(hand, starter, crib))
-    return ShowScore(hand=hand, starter=starter, crib=crib, items=items)
-
-
-def score_show_text(cards: Sequence[str], starter: str, crib: bool = False) -> ShowScore:
-    """Convenience for callers holding spellings; a card given twice is an error."""
-    hand = parse_cards(cards)
-    return score_show(hand, Card.parse(starter), crib)
+    a, b, c, d = hand
+    if len({a, b, c, d, starter}) != 5:
+        ensure_distinct((*hand, starter))
+    k = RANK_KEY
+    s = _SUIT_KEY
+    pattern = PATTERNS[k[a] + k[b] + k[c] + k[d] + k[starter]]
+    total = pattern.points + _SUIT_POINTS[crib][s[a] | s[b] | s[c] | s[d] | _STARTER_KEY[starter]]
+    return tuple.__new__(ShowScore, (hand, starter, crib, total, pattern))
 
 
 # ---------------------------------------------------------------------------
@@ -204,46 +381,48 @@ def score_show_text(cards: Sequence[str], starter: str, crib: bool = False) -> S
 
 _RUN_MULTIPLES = {1: "a run of {n}", 2: "a double run of {n}", 3: "a triple run of {n}",
                   4: "a double double run of {n}"}
-_LENGTH_WORDS = {3: "three", 4: "four", 5: "five"}
+_PAIR_NAMES = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}
 
 
-def _pairs_phrase(items: Sequence[ScoringItem]) -> str:
+def _pairs_phrase(pattern: ShowPattern) -> str:
     by_rank: dict[int, int] = {}
-    for item in items:
-        by_rank[item.cards[0].rank] = by_rank.get(item.cards[0].rank, 0) + 1
-    names = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}
-    parts = sorted((names[n] for n in by_rank.values()), key=lambda p: -len(p))
+    for kind, positions, _ in pattern.items:
+        if kind == "pair":
+            rank = pattern.ranks[positions[0]]
+            by_rank[rank] = by_rank.get(rank, 0) + 1
+    parts = sorted((_PAIR_NAMES[n] for n in by_rank.values()), key=lambda p: -len(p))
     if parts == ["a pair", "a pair"]:
         return "two pairs"
     return " and ".join(parts)
 
 
-def _runs_phrase(items: Sequence[ScoringItem]) -> str:
-    n = len(items[0].cards)
-    phrase = _RUN_MULTIPLES[len(items)].format(n=_LENGTH_WORDS[n])
+def _runs_phrase(pattern: ShowPattern) -> str:
+    runs = [positions for kind, positions, _ in pattern.items if kind == "run"]
+    phrase = _RUN_MULTIPLES[len(runs)].format(n=NUMBER_WORDS[len(runs[0])])
     # "a double run" means one of three in play; name the length only when longer
-    return phrase.replace(" of three", "") if len(items) > 1 else phrase
+    return phrase.replace(" of three", "") if len(runs) > 1 else phrase
 
 
-def _call(score: ShowScore) -> str:
-    if score.total == 0:
+def _say(pattern: ShowPattern, flush: int, nobs: bool) -> str:
+    if pattern.points + flush + nobs == 0:
         return "no points"  # not "nineteen": that table joke reads as a claim of 19
-    parts: list[str] = []
+    parts = []
     running = 0
-    by_kind = {k: [i for i in score.items if i.kind == k] for k in KINDS}
-    for item in by_kind["fifteen"]:
-        running += item.points
-        parts.append(f"fifteen {NUMBER_WORDS[running]}")
-    groups = (
-        ("pair", _pairs_phrase),
-        ("run", _runs_phrase),
-        ("flush", lambda its: f"a flush of {NUMBER_WORDS[len(its[0].cards)]}"),
-        ("nobs", lambda its: "his nobs"),
-    )
-    for kind, phrase in groups:
-        its = by_kind[kind]
-        if its:
-            running += sum(i.points for i in its)
-            text = f"{phrase(its)} is {NUMBER_WORDS[running]}"
-            parts.append(f"and {text}" if parts else text)
+    for kind, _, points in pattern.items:
+        if kind == "fifteen":
+            running += points
+            parts.append(f"fifteen {NUMBER_WORDS[running]}")
+    groups = []
+    if pattern.pair:
+        groups.append((_pairs_phrase(pattern), pattern.pair))
+    if pattern.run:
+        groups.append((_runs_phrase(pattern), pattern.run))
+    if flush:
+        groups.append((f"a flush of {NUMBER_WORDS[flush]}", flush))
+    if nobs:
+        groups.append(("his nobs", NOBS_POINTS))
+    for phrase, points in groups:
+        running += points
+        text = f"{phrase} is {NUMBER_WORDS[running]}"
+        parts.append(f"and {text}" if parts else text)
     return ", ".join(parts)
