@@ -5,11 +5,15 @@ Subcommands
 ``score 5H 5C 5S JD --starter 5D [--crib] [--json]``
     Count a hand (or, with ``--crib``, the crib): one line per scoring item
     (kind, cards, points), the subtotals per kind, the spoken call and the
-    total.  Bad input (an unknown card, a card given twice, not four cards)
-    prints a message on stderr and exits with status 2.
+    total; ``--json`` prints the document ``POST /v1/hands/score`` answers
+    (``cards``, ``starter``, ``crib``, ``total``, ``breakdown``,
+    ``subtotals``, ``call``).  Bad input (an unknown card, a card given twice,
+    not four cards) prints a message on stderr and exits with status 2.
 ``distribution [--crib] [--json]``
     Count every one of the 12,994,800 (four cards, starter) deals and print
     how many score each total 0..29, the mean and the impossible totals.
+
+The rules are docs/rules.md.
 ``serve``
     Run the HTTP service under gunicorn with the repository's
     ``gunicorn.conf.py``.
@@ -24,7 +28,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from service.core.cards import Card, parse_cards
 from service.core.errors import CribbageError
@@ -32,21 +36,6 @@ from service.core.show import KINDS, ShowScore, score_show
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 """The gunicorn configuration at the repository root, next to the package."""
-
-
-def _score_dict(score: ShowScore) -> dict[str, Any]:
-    return {
-        "hand": [str(c) for c in score.hand],
-        "starter": str(score.starter),
-        "crib": score.crib,
-        "items": [
-            {"kind": i.kind, "cards": [str(c) for c in i.cards], "points": i.points}
-            for i in score.items
-        ],
-        "subtotals": score.subtotals,
-        "call": score.call,
-        "total": score.total,
-    }
 
 
 def _print_score(score: ShowScore) -> None:
@@ -74,7 +63,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"cribbage-service score: error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(_score_dict(score)))
+        print(json.dumps(score.to_json()))
     else:
         _print_score(score)
     return 0
@@ -141,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     dist = sub.add_parser(
         "distribution",
         help="how many of the 12,994,800 deals score each total",
-        description="Count every (four cards, starter) deal; takes a few seconds.",
+        description="Count every (four cards, starter) deal.",
     )
     dist.add_argument("--crib", action="store_true", help="count the deals as cribs")
     dist.add_argument("--json", action="store_true", help="print JSON instead of a table")

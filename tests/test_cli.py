@@ -1,10 +1,15 @@
-"""The command line: ``cribbage-service score`` and ``distribution`` via main()."""
+"""The command line: ``cribbage-service score`` and ``distribution`` via main().
+
+``score --json`` prints the document ``POST /v1/hands/score`` answers (the
+keys of openapi.yaml's ``HandScoreResponse``), so a script can use either."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
 
 import service.core.distribution as dist_module
 from service.cli import main
@@ -43,15 +48,32 @@ def test_score_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
     data = json.loads(out)
     assert data["total"] == 29
-    assert data["hand"] == ["5H", "5C", "5S", "JD"]
+    assert data["cards"] == ["5H", "5C", "5S", "JD"]
     assert data["starter"] == "5D"
     assert data["crib"] is False
     assert data["subtotals"] == {"fifteen": 16, "pair": 12, "run": 0, "flush": 0, "nobs": 1}
     assert data["call"].endswith("and his nobs is twenty-nine")
-    assert len(data["items"]) == 15
-    assert sum(i["points"] for i in data["items"]) == 29
-    assert {"kind": "nobs", "cards": ["JD"], "points": 1} in data["items"]
-    assert [i["kind"] for i in data["items"]] == ["fifteen"] * 8 + ["pair"] * 6 + ["nobs"]
+    assert len(data["breakdown"]) == 15
+    assert sum(i["points"] for i in data["breakdown"]) == 29
+    assert {"kind": "nobs", "cards": ["JD"], "points": 1} in data["breakdown"]
+    assert [i["kind"] for i in data["breakdown"]] == ["fifteen"] * 8 + ["pair"] * 6 + ["nobs"]
+
+
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def test_score_json_has_the_api_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    """The same keys as the API's answer to POST /v1/hands/score (openapi.yaml)."""
+    spec = yaml.safe_load(OPENAPI.read_text(encoding="utf-8"))
+    response = spec["components"]["schemas"]["HandScore"]
+    item = response["properties"]["breakdown"]["items"]
+    if "$ref" in item:
+        item = spec["components"]["schemas"][item["$ref"].rsplit("/", 1)[1]]
+    assert main(["score", "4S", "5S", "6S", "9S", "-s", "JH", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == set(response["properties"]) == set(response["required"])
+    assert all(set(i) == set(item["properties"]) for i in data["breakdown"])
+    assert "hand" not in data and "items" not in data
 
 
 def test_score_crib_flag(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,7 +94,7 @@ def test_score_crib_flag(capsys: pytest.CaptureFixture[str]) -> None:
 def test_score_accepts_any_spelling_and_answers_canonically(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "4d", "5♣", "5h", "J♠", "--starter", "6s", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["hand"] == ["4D", "5C", "5H", "JS"]
+    assert data["cards"] == ["4D", "5C", "5H", "JS"]
     assert data["starter"] == "6S"
     assert data["total"] == 17
     assert data["call"] == CALL_17

@@ -598,3 +598,65 @@ def test_any_iterable_of_four_cards() -> None:
     s = score_show(list(cards("4D 5C 5H JS")), Card.parse("6S"))
     assert s.hand == cards("4D 5C 5H JS") and s.total == 17
     assert score_show((c for c in cards("4D 5C 5H JS")), Card.parse("6S")).total == 17
+
+
+# ---------------------------------------------------------------------------
+# The API document (ShowScore.to_json), against the hand-counted vectors above.
+
+
+def json_items(doc: dict) -> list[Item]:
+    return [(i["kind"], tuple(i["cards"]), i["points"]) for i in doc["breakdown"]]
+
+
+@pytest.mark.parametrize("hand, starter, crib, expected, total", [
+    (*HAND_17, False, ITEMS_17, 17),
+    (*THIRTEEN, False, ITEMS_13, 13),
+    (*THIRTEEN, True, ITEMS_13_CRIB, 9),
+    ("5H 5C 5S JD", "5D", False, PERFECT_29_ITEMS, 29),
+    ("2C 4D 6H 8S", "TC", False, [], 0),
+])
+def test_to_json_is_the_hand_counted_breakdown(hand: str, starter: str, crib: bool,
+                                               expected: list[Item], total: int) -> None:
+    doc = score_show(cards(hand), Card.parse(starter), crib).to_json()
+    assert list(doc) == ["cards", "starter", "crib", "total", "breakdown", "subtotals", "call"]
+    assert doc["cards"] == hand.split() and doc["starter"] == starter and doc["crib"] is crib
+    assert doc["total"] == total == sum(p for _, _, p in expected)
+    # each item's cards in canonical deck order (rank, then suit C D H S), as in the README;
+    # the items in the spoken order
+    assert Counter(json_items(doc)) == Counter(expected)
+    assert [i[0] for i in json_items(doc)] == sorted((i[0] for i in expected), key=KINDS.index)
+    by_kind = dict.fromkeys(KINDS, 0)
+    for kind, _, points in expected:
+        by_kind[kind] += points
+    assert doc["subtotals"] == by_kind
+
+
+def test_to_json_29_is_the_readme_example() -> None:
+    # README "Score a hand": the 29 hand's answer, item by item in that order
+    doc = score_show(cards("5H 5C 5S JD"), Card.parse("5D")).to_json()
+    assert [i["cards"] for i in doc["breakdown"]] == [
+        ["5C", "JD"], ["5D", "JD"], ["5H", "JD"], ["5S", "JD"],
+        ["5C", "5D", "5H"], ["5C", "5D", "5S"], ["5C", "5H", "5S"], ["5D", "5H", "5S"],
+        ["5C", "5D"], ["5C", "5H"], ["5C", "5S"], ["5D", "5H"], ["5D", "5S"], ["5H", "5S"],
+        ["JD"],
+    ]
+    assert doc["call"] == (
+        "fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen twelve, "
+        "fifteen fourteen, fifteen sixteen, and a double pair royal is twenty-eight, "
+        "and his nobs is twenty-nine"
+    )
+
+
+@pytest.mark.parametrize("hand, starter, crib, flush, nobs", [
+    ("4S 5S 9S JS", "7S", False, 5, "JS"),    # five-card flush and the jack of the starter's suit
+    ("4S 5S 9S JS", "7S", True, 5, "JS"),
+    ("4S 5S 9S JS", "2H", False, 4, None),    # four-card flush in a hand ...
+    ("4S 5S 9S JS", "2H", True, 0, None),     # ... is nothing in the crib
+    ("3H 4H 6H KC", "8H", False, 0, None),    # three hand cards and the starter: no flush
+    ("5C 5D 5S JC", "JH", False, 0, None),    # a starter jack is never nobs
+    ("2C 3D 4H JS", "KS", True, 0, "JS"),     # nobs counts in the crib
+])
+def test_flush_and_nobs_of_a_show(hand: str, starter: str, crib: bool, flush: int, nobs: str | None) -> None:
+    s = score_show(cards(hand), Card.parse(starter), crib)
+    assert s.flush == flush
+    assert (str(s.nobs) if s.nobs is not None else None) == nobs

@@ -284,10 +284,7 @@ class ShowScore(NamedTuple):
     @property
     def subtotals(self) -> dict[str, int]:
         """Points per kind, every kind present (0 when it scores nothing)."""
-        p = self.pattern
-        flush, nobs = _flush_and_nobs(self)
-        return {"fifteen": p.fifteen, "pair": p.pair, "run": p.run, "flush": flush,
-                "nobs": NOBS_POINTS if nobs is not None else 0}
+        return _subtotals(self.pattern, *_flush_and_nobs(self))
 
     @property
     def call(self) -> str:
@@ -298,29 +295,22 @@ class ShowScore(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """The show as the API answers it (``POST /v1/hands/score``): canonical
         card spellings, the breakdown in the spoken order, subtotals and call."""
-        p = self.pattern
         flush, nobs = _flush_and_nobs(self)
-        five = sorted((*self.hand, self.starter))
-        names = [_NAME[c] for c in five]
-        breakdown = [{"kind": kind, "cards": [*get(names)], "points": points} for kind, get, points in p._getters]
-        if flush:
-            cards = five if flush == 5 else sorted(self.hand)
-            breakdown.append({"kind": "flush", "cards": [_NAME[c] for c in cards], "points": flush})
-        if nobs is not None:
-            breakdown.append({"kind": "nobs", "cards": [_NAME[nobs]], "points": NOBS_POINTS})
+        name = _NAME
         return {
-            "cards": [_NAME[c] for c in self.hand],
-            "starter": _NAME[self.starter],
+            "cards": [name[c] for c in self.hand],
+            "starter": name[self.starter],
             "crib": self.crib,
             "total": self.total,
-            "breakdown": breakdown,
-            "subtotals": {"fifteen": p.fifteen, "pair": p.pair, "run": p.run, "flush": flush,
-                          "nobs": NOBS_POINTS if nobs is not None else 0},
-            "call": p.call(flush, nobs is not None),
+            "breakdown": [{"kind": kind, "cards": [name[c] for c in cards], "points": points}
+                          for kind, cards, points in _items(self.hand, self.starter, self.pattern, flush, nobs)],
+            "subtotals": _subtotals(self.pattern, flush, nobs),
+            "call": self.pattern.call(flush, nobs is not None),
         }
 
 
 _NAME = tuple(str(c) for c in CARDS)
+_new = tuple.__new__
 
 
 def _flush_and_nobs(score: ShowScore) -> tuple[int, Card | None]:
@@ -331,15 +321,22 @@ def _flush_and_nobs(score: ShowScore) -> tuple[int, Card | None]:
     return flush_points(hand, starter, score.crib), his_nobs(hand, starter)
 
 
+def _subtotals(pattern: ShowPattern, flush: int, nobs: Card | None) -> dict[str, int]:
+    return {"fifteen": pattern.fifteen, "pair": pattern.pair, "run": pattern.run, "flush": flush,
+            "nobs": NOBS_POINTS if nobs is not None else 0}
+
+
 def _items(hand: Sequence[int], starter: int, pattern: ShowPattern, flush: int,
            nobs: Card | None) -> tuple[ScoringItem, ...]:
+    """The breakdown: the pattern's items on these cards, then the flush (the
+    four hand cards, or all five) and nobs."""
     five = sorted(map(CARDS.__getitem__, (*hand, starter)))
-    items = [ScoringItem(kind, get(five), points) for kind, get, points in pattern._getters]
+    items = [_new(ScoringItem, (kind, get(five), points)) for kind, get, points in pattern._getters]
     if flush:
-        items.append(ScoringItem("flush", tuple(five) if flush == 5 else tuple(sorted(map(CARDS.__getitem__, hand))),
-                                 flush))
+        cards = tuple(five) if flush == 5 else tuple(sorted(map(CARDS.__getitem__, hand)))
+        items.append(_new(ScoringItem, ("flush", cards, flush)))
     if nobs is not None:
-        items.append(ScoringItem("nobs", (nobs,), NOBS_POINTS))
+        items.append(_new(ScoringItem, ("nobs", (nobs,), NOBS_POINTS)))
     return tuple(items)
 
 
