@@ -1,15 +1,28 @@
-"""Game options: the player count, the target and every variant (all off by default)."""
+"""Game options: the player count, the target and every variant, all off by
+default (docs/rules.md, "The deal" and "Variants").
+
+:class:`GameOptions` is the one place options are checked: each field's type
+(:meth:`GameOptions.from_json`, from the real annotations) and every value
+and combination (its constructor), each error naming ``options/<field>``.
+The constants below are the values allowed, for an edge that documents them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from functools import lru_cache
+from typing import Any, get_type_hints
 
 from .errors import MalformedError
 
+PLAYERS = (2, 3, 4)
+TARGETS = (121, 61)
 DECKS = ("random", "seeded", "client")
 """How each deal is ordered: a cryptographically random shuffle, a shuffle
 reproducible from ``seed``, or cards supplied by the client (a real table)."""
+SEED_LENGTH = (1, 200)
+"""The shortest and the longest seed, in characters."""
+DOUBLE_SKUNK_GAMES = (3, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +50,9 @@ class GameOptions:
     """The next game of a match is dealt first by this game's loser."""
 
     def __post_init__(self) -> None:
-        if self.players not in (2, 3, 4):
+        if self.players not in PLAYERS:
             raise MalformedError(f"a game is for 2, 3 or 4 players, not {self.players}", field="players")
-        if self.target not in (61, 121):
+        if self.target not in TARGETS:
             raise MalformedError(f"the target is 121 or 61, not {self.target}", field="target")
         if self.five_and_two and self.players != 2:
             raise MalformedError("the five-and-two deal is for 2 players", field="five_and_two")
@@ -47,9 +60,9 @@ class GameOptions:
             raise MalformedError(f"deck is one of {', '.join(DECKS)}", field="deck")
         if (self.deck == "seeded") != (self.seed is not None):
             raise MalformedError("a seed is given exactly when the deck is 'seeded'", field="seed")
-        if self.seed is not None and not 1 <= len(self.seed) <= 200:
-            raise MalformedError("a seed is 1 to 200 characters", field="seed")
-        if self.double_skunk_games not in (3, 4):
+        if self.seed is not None and not SEED_LENGTH[0] <= len(self.seed) <= SEED_LENGTH[1]:
+            raise MalformedError(f"a seed is {SEED_LENGTH[0]} to {SEED_LENGTH[1]} characters", field="seed")
+        if self.double_skunk_games not in DOUBLE_SKUNK_GAMES:
             raise MalformedError("a double skunk counts 3 or 4 games", field="double_skunk_games")
         if self.muggins_in_play and not self.muggins:
             raise MalformedError("muggins in the play needs muggins", field="muggins_in_play")
@@ -86,30 +99,51 @@ class GameOptions:
         return 61 if self.target == 121 else None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The options that differ from the defaults (a fresh dict): what
+        :meth:`from_json` reads back to these options.
+
+        >>> GameOptions(players=3, skunk=True).to_json()
+        {'players': 3, 'skunk': True}
+        """
+        return dict(_differences(self))
 
     @classmethod
     def from_json(cls, data: Any) -> GameOptions:
+        """Options from JSON: an object of known fields, each of its declared
+        type (``true``/``false`` for a bool, an integer that is no bool for an
+        int, a string, or null where allowed), every value checked; the
+        fields left out take their defaults.
+
+        >>> GameOptions.from_json({"players": True})
+        Traceback (most recent call last):
+        ...
+        service.core.errors.MalformedError: option 'players' is an integer
+        """
         if not isinstance(data, dict):
             raise MalformedError("options must be an object", field="options")
-        known = {f.name: f for f in fields(cls)}
         for key, value in data.items():
-            if key not in known:
+            expected = _TYPES.get(key)
+            if expected is None:
                 raise MalformedError(f"unknown option {key!r}", field=f"options/{key}")
-            expected = known[key].type
-            ok = (
-                isinstance(value, bool) if expected == "bool"
-                else (isinstance(value, int) and not isinstance(value, bool)) if expected == "int"
-                else isinstance(value, str) if expected == "str"
-                else (value is None or isinstance(value, str))
-            )
-            if not ok:
-                raise MalformedError(f"option {key!r} has the wrong type", field=f"options/{key}")
+            if not isinstance(value, expected) or (type(value) is bool and expected is not bool):
+                raise MalformedError(f"option {key!r} is {_TYPE_NAMES[expected]}", field=f"options/{key}")
         try:
             return cls(**data)
         except MalformedError as exc:
             exc.field = f"options/{exc.field}" if exc.field else "options"
             raise
+
+
+_TYPES: dict[str, Any] = {f.name: get_type_hints(GameOptions)[f.name] for f in fields(GameOptions)}
+"""Each option's type, from the annotations themselves (``str | None`` is a union isinstance reads)."""
+_TYPE_NAMES = {bool: "true or false", int: "an integer", str: "a string", str | None: "a string or null"}
+assert set(_TYPES.values()) <= set(_TYPE_NAMES), _TYPES
+_DEFAULTS = asdict(GameOptions())
+
+
+@lru_cache(maxsize=512)
+def _differences(options: GameOptions) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, v) for k, v in asdict(options).items() if _DEFAULTS[k] != v)
 
 
 def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:
