@@ -1,7 +1,17 @@
 """The rules of cribbage as pure Python: no HTTP, no web framework.
 
-Modules, one idea each: :mod:`.cards` (the 52 cards and their spellings),
-:mod:`.show` (counting a hand or the crib), :mod:`.distribution` (every hand
-counted), :mod:`.play` (the play, pegging), :mod:`.game` (a whole game as a
-state machine).
+The ruleset is docs/rules.md; each rule has one home here, named with the
+game's words.  Modules, one idea each:
+
+* :mod:`.cards` -- the 52 cards, their spellings and "no card twice";
+* :mod:`.show` -- counting a hand or the crib (fifteens, pairs, runs, the
+  flush, his nobs; his heels at the cut);
+* :mod:`.distribution` -- every (four cards, starter) deal counted;
+* :mod:`.play` -- the play (pegging): the count to 31, the go, the renege;
+* :mod:`.options` -- a game's options and variants, and a game's outcome
+  (skunk, double skunk, lurch);
+* :mod:`.game` -- a whole game for 2, 3 or 4 players as a state machine: its
+  actions and notation, positions, the state a client holds (plain JSON or a
+  version 1 state read back), each deal's pack, and what each seat may see;
+* :mod:`.errors` -- the two kinds of wrong input: malformed and illegal.
 """

@@ -4,11 +4,17 @@ Modules, one concern each:
 
 * :mod:`.problems` -- RFC 9457 ``application/problem+json`` for every error;
 * :mod:`.media` -- orjson request/response handlers and reading a JSON body;
-* :mod:`.middleware` -- request id, body size limit, metrics;
+* :mod:`.middleware` -- request id, body size limit, CORS, metrics;
+* :mod:`.metrics` -- the Prometheus metrics, cheap under several workers;
 * :mod:`.schemas` -- marshmallow request schemas (strict fields, card field);
-* :mod:`.resources` -- one module per area (``meta``: health, docs, spec;
-  ``hands``: the show).  Later areas (pegging, games) add a module there and
-  one ``add_route`` line in :func:`service.app.create_app`.
+* :mod:`.actions` -- pegging and game actions as JSON, both ways;
+* :mod:`.resources` -- one module per area: ``meta`` (health, docs, spec,
+  metrics), ``hands`` (the show), ``pegging`` (the play of one hand, the go),
+  ``games`` (whole games, stateless, plain or sealed); each is routed by one
+  ``add_route`` line in :func:`service.app.create_app`.
 
-Nothing in :mod:`service.core` imports from here.
+A request is checked at this edge once (its JSON shape, as openapi.yaml
+describes it); the rules themselves (docs/rules.md) are the core's, and a
+resource parses, calls the core and answers.  Nothing in :mod:`service.core`
+imports from here.
 """
