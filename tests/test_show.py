@@ -1,9 +1,9 @@
-"""The show: exact vectors from the seed rule texts and RULES.md, each checked
+"""The show: exact vectors from the seed rule texts and docs/rules.md, each checked
 for its total *and* its full breakdown (kind, cards, points per item).
 
 Seeds: 000 = the rules page with the worked 17-point hand and the "third
 chart"; 002 = the "Counted examples" page; 003 = the Observatory Almanac.
-Expected values are counted by hand from RULES.md ("The show"), never read
+Expected values are counted by hand from docs/rules.md ("The show"), never read
 off the implementation.
 """
 
@@ -366,7 +366,7 @@ def test_seed002_run_held_twice() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Flushes: RULES.md "flush in a hand: 4 hand cards one suit: 4, or 5 if the
+# Flushes: docs/rules.md "flush in a hand: 4 hand cards one suit: 4, or 5 if the
 # starter matches; flush in the crib: only all 5 cards one suit: 5".
 
 
