@@ -552,7 +552,7 @@ def test_four_player_partners_share_one_score() -> None:
     assert seat_points == {0: 26, 1: 12, 2: 5, 3: 19}
     assert g.phase == "deal" and g.dealer == 1
     # the events name each score's seat and side
-    sides = {(s["seat"], s["side"]) for e in events for s in event_json(e, 4).get("scores", ())}
+    sides = {(s["seat"], s["side"]) for e in events for s in event_json(e, GameOptions(players=4)).get("scores", ())}
     assert sides == {(0, 0), (1, 1), (2, 0), (3, 1)}
 
 

@@ -12,7 +12,8 @@ OpenSpiel-style: :func:`new_game`, :func:`legal_actions`, :func:`check`,
 
 from .actions import ACTION_TYPES, Count, Cut, Deal, Discard, GameAction, Go, PlayCard, action_type, notation, parse_action
 from .events import EVENT_TYPES, GameEvent
-from .position import HEELS_POINTS, PHASES, Position, can, check, legal_actions
+from ..show import HEELS_POINTS
+from .position import PHASES, Position, can, check, legal_actions
 from .state import GameState, apply_action, chain, genesis, legal, new_game, replay_record, restore, result
 
 __all__ = [

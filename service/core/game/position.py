@@ -24,16 +24,14 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
-from ..cards import RANK, Card, ensure_distinct
+from ..cards import Card, ensure_distinct
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score, next_opponent
-from ..show import show_items
+from ..show import his_heels, show_items
 from .actions import Count, Cut, Deal, Discard, GameAction, action_type
 from .events import GameEvent
 
-JACK = 11
-HEELS_POINTS = 2
 PHASES = ("deal", "discard", "cut", "play", "show", "over")
 
 
@@ -340,8 +338,9 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
         starter = pos.cards[o.players * o.cards_dealt + o.dealt_to_crib]
         a = Cut(a.seat, starter)
     pegs, scores, winner = pos.pegs, (), None
-    if RANK[starter] == JACK:  # his heels
-        pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", HEELS_POINTS, (starter,))])
+    heels = his_heels(starter)
+    if heels:
+        pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
     events = [GameEvent("starter", pos.deal, a.seat, (starter,), scores=scores)]
     play = Play.start(o.players, pos.pone, pos.hands, o.tournament)
     nxt = pos._replace(starter=starter, phase="play", play=play, pegs=pegs, winner=winner)
