@@ -45,7 +45,7 @@ limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190
 
-accesslog = "-"
+accesslog = None if os.environ.get("GUNICORN_ACCESS_LOG", "-") == "off" else os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%(t)s %(h)s "%(r)s" %(s)s %(B)s %(M)sms rid=%({x-request-id}o)s "%(a)s"'
@@ -70,9 +70,20 @@ def on_starting(server):
             os.unlink(full)
 
 
-def child_exit(server, worker):
-    from prometheus_client import multiprocess
+def worker_exit(server, worker):
+    """In the worker: write the metrics it buffered (service/http/metrics.py)."""
+    import sys
 
+    metrics = sys.modules.get("service.http.metrics")
+    if metrics is not None:
+        metrics.flush()
+
+
+def child_exit(server, worker):
+    try:
+        from prometheus_client import multiprocess
+    except ImportError:  # an app without prometheus-client (bench/peer_flask.py)
+        return
     multiprocess.mark_process_dead(worker.pid)
 
 

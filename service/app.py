@@ -10,6 +10,10 @@ Configuration (environment, read when the app is created):
     largest request body accepted, default 65536; larger is 413.
 ``CRIBBAGE_OPENAPI``
     path of ``openapi.yaml`` when not at the repository root.
+``CRIBBAGE_HAND_CACHE``
+    answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
+``CRIBBAGE_STATE_CACHE``
+    game states each worker remembers having answered, default 2048; 0: none.
 ``CRIBBAGE_STATE_SECRET``
     when set (16 bytes or more), game states travel sealed (see :mod:`service.seal`).
 ``CRIBBAGE_LOG_LEVEL``
@@ -28,7 +32,7 @@ import structlog
 from service.core.errors import CribbageError
 
 from .http import media
-from .http.middleware import REQUEST_ID_HEADER, BodyLimit, RequestContext
+from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
 from .http.resources import games, hands, meta, pegging
 from .seal import Sealer, sealer_from_env
@@ -90,18 +94,16 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True) -> falcon.App:
     """Build the falcon application.  Arguments override the environment
-    (``sealer=True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain states)."""
+    (``sealer=True``: from ``CRIBBAGE_HAND_CACHE``
+    answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
+``CRIBBAGE_STATE_CACHE``
+    game states each worker remembers having answered, default 2048; 0: none.
+``CRIBBAGE_STATE_SECRET``; ``None``: plain states)."""
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    app = falcon.App(
-        middleware=[
-            RequestContext(collect_metrics=collect_metrics),
-            falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER]),
-            BodyLimit(limit),
-        ],
-    )
+    app = falcon.App(middleware=[Edge(limit, collect_metrics=collect_metrics)])
     media.install(app)
     app.set_error_serializer(render_problem)
     app.add_error_handler(Exception, _unexpected_error)
@@ -113,7 +115,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_static_route("/docs/static", meta.swagger_ui_dir())
     app.add_route("/metrics", meta.Metrics())
 
-    app.add_route("/v1/hands/score", hands.HandScore())
+    app.add_route("/v1/hands/score", hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096)))
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
     reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))

@@ -63,15 +63,24 @@ def test_body_limit_with_and_without_length(server):
         assert r.json()["total"] == 29
 
 
+def _healthz_count(client) -> float:
+    text = client.get("/metrics").text
+    prefix = 'cribbage_http_requests_total{method="GET",route="/healthz",status="200"}'
+    return sum(float(l.split()[-1]) for l in text.splitlines() if l.startswith(prefix))
+
+
 def test_metrics_across_workers(server):
     base, _ = server
     with httpx.Client(base_url=base, timeout=10) as client:
-        for _ in range(10):
-            client.get("/healthz")
-        text = client.get("/metrics").text
-    line = next(l for l in text.splitlines()
-                if l.startswith('cribbage_http_requests_total{method="GET",route="/healthz",status="200"}'))
-    assert float(line.split()[-1]) >= 10
+        before = _healthz_count(client)
+        # new connections, so that both workers answer some
+        for _ in range(20):
+            httpx.get(f"{base}/healthz", timeout=10)
+        # each worker writes what it buffered at least once a second
+        deadline = time.monotonic() + 5
+        while (count := _healthz_count(client)) < before + 20 and time.monotonic() < deadline:
+            time.sleep(0.2)
+    assert count >= before + 20
 
 
 def test_access_log_has_request_id(server):
