@@ -12,7 +12,7 @@ from conftest import ROOT, fields, problem
 from openapi_spec_validator import validate
 
 from service.app import create_app
-from service.http.schemas import CARD_PATTERN
+from service.core.cards import CARD_PATTERN
 
 URL = "/v1/hands/score"
 GOOD = b'{"cards": ["5H","5C","5S","JD"], "starter": "5D"}'

@@ -240,7 +240,15 @@ def test_tournament_renege_is_an_event(client):
         ({"plays": [{"seat": 1, "go": "true"}]}, "/plays/0/go"),
         ({"plays": [{"seat": 1, "card": "4X"}]}, "/plays/0/card"),
         ({"plays": [{"seat": 1, "card": "4S", "points": 2}]}, "/plays/0/points"),
-        ({"plays": [{"seat": 2, "card": "4S"}]}, "/plays/0/seat"),
+        ({"plays": [{"seat": 4, "card": "4S"}]}, "/plays/0/seat"),
+        ({"plays": [{"seat": True, "card": "4S"}]}, "/plays/0/seat"),
+        ({"plays": [{"card": "4S"}]}, "/plays/0/seat"),
+        ({"plays": ["4S"]}, "/plays/0"),
+        ({"plays": [{"seat": 1, "card": "4S"}] * 65}, "/plays"),
+        ({"plays": {"seat": 1}}, "/plays"),
+        ({"hands": [["6H", "KC", "3D", "3S"], ["4S", "5D", "9C", "X"]]}, "/hands/1/3"),
+        ({"hands": [["6H", "KC", "3D", "3S"], ["4S", "5D", "9C", "6h"]]}, "/hands/1/3"),
+        ({"tournament": 1}, "/tournament"),
         ({"players": 5}, "/players"),
         ({"players": 1}, "/players"),
         ({"pone": 2}, "/pone"),
@@ -259,6 +267,29 @@ def test_schema_errors_name_the_field(client, change, field):
     assert field in fields(b), b
 
 
+def test_a_seat_not_at_the_table(client):
+    # The core keeps the table: a seat past the players is its rule, at the entry.
+    body = rule_violation(post(client, SCORE, {"players": 2, "pone": 1, "plays": [{"seat": 2, "card": "4S"}]}),
+                          "no_such_seat", "/plays/0")
+    assert body["legal"] == [{"seat": 1, "any_card_up_to": 10}]
+    b = problem(post(client, SCORE, {"players": 2, "pone": 2, "plays": []}), 422)
+    assert fields(b) == ["/pone"]
+
+
+def test_every_bad_entry_is_named(client):
+    plays = [{"seat": 1, "card": "4S"}, {"seat": 0, "card": "4X"}, {"seat": 1}, {"seat": 0, "go": False}]
+    b = problem(post(client, SCORE, {"players": 2, "pone": 1, "plays": plays}), 422)
+    assert fields(b) == ["/plays/1/card", "/plays/2", "/plays/3/go"]
+
+
+def test_spellings_in_plays_and_hands(client):
+    hands = [["6h", "K♣", "3D", " 3s"], ["4S", "5D", "9C", "KH"]]
+    plays = [{"card": "4s", "seat": 1}, {"seat": 0, "card": "6♥"}]
+    r = post(client, SCORE, {"players": 2, "pone": 1, "hands": hands, "plays": plays})
+    assert r.status_code == 200, r.text
+    assert [e["card"] for e in r.json["events"]] == ["4S", "6H"]
+
+
 def test_missing_fields(client):
     b = problem(post(client, SCORE, {}), 422)
     assert set(fields(b)) == {"/players", "/pone", "/plays"}
@@ -267,7 +298,7 @@ def test_missing_fields(client):
 def test_a_card_in_two_hands(client):
     hands = [["6H", "KC", "3D", "3S"], ["4S", "5D", "9C", "6H"]]
     b = problem(post(client, SCORE, {"players": 2, "pone": 1, "hands": hands, "plays": []}), 422)
-    assert "6H" in b["detail"]
+    assert b["errors"] == [{"field": "/hands/1/3", "reason": "6H is given twice (also at /hands/0/0)"}]
 
 
 # --- /v1/pegging/go ------------------------------------------------------------
@@ -331,5 +362,7 @@ def test_go_errors(client, body, field):
 
 
 def test_go_duplicate_card_between_count_and_hand(client):
-    b = problem(post(client, GO, {"count_cards": ["KC", "8D"], "hand": ["KC"]}), 422)
-    assert "KC" in b["detail"]
+    b = problem(post(client, GO, {"count_cards": ["KC", "8D"], "hand": ["kc"]}), 422)
+    assert b["errors"] == [{"field": "/hand/0", "reason": "KC is given twice (also at /count_cards/0)"}]
+    b = problem(post(client, GO, {"count": 3, "hand": ["AH", "ah"]}), 422)
+    assert b["errors"] == [{"field": "/hand/1", "reason": "AH is given twice (also at /hand/0)"}]

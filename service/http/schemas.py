@@ -3,32 +3,63 @@
 marshmallow 4 is lenient by default in ways the OpenAPI document is not:
 ``Boolean`` takes ``0``/``"yes"``, ``Integer`` takes ``"5"``.  The fields here
 accept exactly what ``openapi.yaml`` documents; unknown fields raise.
+
+Each request check has one home here:
+
+* a card's spelling: :class:`CardField` (the spellings themselves are the
+  core's :data:`~service.core.cards.SPELLINGS`; openapi.yaml's ``Card``
+  pattern is :data:`~service.core.cards.CARD_PATTERN`, a test compares);
+* how many cards an array holds: :class:`Cards` (``least`` to ``most``);
+* no card twice in one request: :class:`DistinctCardsSchema`, over the
+  fields it names, in request order (the rule is the core's
+  :func:`~service.core.cards.repeated_cards`).
+
+The hot fields are lean by design (measured by ``bench/run.py``, "schema"):
+:meth:`CardField.deserialize`, :meth:`Cards.deserialize` and
+:meth:`StrictBoolean.deserialize` answer a well-formed value with one dict
+lookup per card and no further marshmallow machinery (they have no
+validators to run); anything else takes marshmallow's full path, which
+names every error.  No nested schemas: a nested schema costs a whole
+``Schema.load`` per item.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, validates_schema
 
-from service.core.cards import Card
+from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
 
 from .problems import invalid_request, json_pointer
 
-# Kept identical to components.schemas.Card.pattern in openapi.yaml (a test
-# checks).  Spaces and tabs only around the card, so that Python and
-# ECMA-262 regex engines agree on what matches; the closing ``$`` is read as
-# ECMA-262 reads it (end of string, not "before a final newline").
-CARD_PATTERN = r"^[ \t]*(?:[AaTtJjQqKk2-9]|10|1)[CDHScdhs♣♦♥♠♧♢♡♤][ \t]*$"
-_CARD_RE = re.compile(CARD_PATTERN.removesuffix("$") + r"\Z")
+_BLANKS = " \t"
+
+
+def card_of(value: Any) -> Card:
+    """The card a request spells, or a :class:`ValidationError` with the core's reason."""
+    if type(value) is str:
+        card = SPELLINGS.get(value) or SPELLINGS.get(value.strip(_BLANKS))
+        if card is not None:
+            return card
+    if not isinstance(value, str):
+        raise ValidationError("expected a string such as '5H' or 'TH'")
+    try:
+        return Card.parse(value)  # raises with the reason
+    except MalformedCardError as err:
+        raise ValidationError(err.message) from err
 
 
 class StrictBoolean(fields.Boolean):
     """Only JSON ``true`` and ``false``."""
 
     default_error_messages = {"invalid": "expected true or false"}
+
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        if value is True or value is False:
+            return value
+        return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if value is True or value is False:
@@ -52,43 +83,71 @@ class StrictInteger(fields.Integer):
 
 
 class CardField(fields.Field):
-    """A card in any common spelling (``5H``, ``10h``, ``TH``, ``5♥``), loaded as :class:`Card`.
+    """A card in any spelling of the core's (``5H``, ``10h``, ``TH``, ``5♥``), loaded as :class:`Card`.
 
-    Dumps the canonical spelling (``TH``).  Reports
-    :meth:`Card.parse`'s own message for a spelling that names no card.
+    Dumps the canonical spelling (``TH``).  A spelling that names no card is
+    reported with :meth:`Card.parse`'s own reason.
     """
 
-    default_error_messages = {
-        "type": "expected a string such as '5H' or 'TH'",
-        "spelling": (
-            "{input!r} is not a card: write rank then suit, e.g. '5H', 'TH', '10H' or '5♥'"
-            " (only spaces or tabs may surround it)"
-        ),
-    }
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        card = SPELLINGS.get(value) if type(value) is str else None
+        if card is not None and not self.validators:
+            return card
+        return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Card:
-        if not isinstance(value, str):
-            raise self.make_error("type")
-        try:
-            card = Card.parse(value)
-        except MalformedCardError as err:
-            raise ValidationError(err.message) from err
-        if not _CARD_RE.search(value):
-            raise self.make_error("spelling", input=value)
-        return card
+        return card_of(value)
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else str(value)
 
 
-def exact_length(n: int, what: str):
-    """A list validator that raises (marshmallow 4 ignores a ``False`` return)."""
+class Cards(fields.Field):
+    """A JSON array of ``least`` to ``most`` cards, loaded as a tuple of :class:`Card`.
 
-    def validate(value: list[Any]) -> None:
-        if len(value) != n:
-            raise ValidationError(f"{what} has exactly {n} cards, not {len(value)}")
+    The one place where a request's number of cards is checked; ``what``
+    names the array in the reason (``"a hand or crib has exactly 4 cards,
+    not 3"``).  A card given twice is :class:`DistinctCardsSchema`'s to find.
+    """
 
-    return validate
+    default_error_messages = {"type": "expected an array of cards"}
+
+    def __init__(self, least: int, most: int | None = None, *, what: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.least = least
+        self.most = least if most is None else most
+        self.what = what
+
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        if type(value) is list and self.least <= len(value) <= self.most and not self.validators:
+            try:
+                return tuple([SPELLINGS[v] for v in value])
+            except (KeyError, TypeError):  # another spelling, or not a string: the full path
+                pass
+        return super().deserialize(value, attr, data, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise self.make_error("type")
+        cards, errors = [], {}
+        for i, item in enumerate(value):
+            try:
+                cards.append(card_of(item))
+            except ValidationError as err:
+                errors[i] = err.messages
+        if errors:
+            raise ValidationError(errors)
+        n = len(value)
+        if not self.least <= n <= self.most:
+            if self.least == self.most:
+                raise ValidationError(f"{self.what} has exactly {self.least} cards, not {n}")
+            if n < self.least:
+                raise ValidationError(f"{self.what} has at least {self.least} card{'s' * (self.least > 1)}, not {n}")
+            raise ValidationError(f"{self.what} has at most {self.most} cards, not {n}")
+        return tuple(cards)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[str] | None:
+        return None if value is None else [str(c) for c in value]
 
 
 class StrictSchema(Schema):
@@ -96,10 +155,63 @@ class StrictSchema(Schema):
         unknown = RAISE
 
 
-class HandScoreRequest(StrictSchema):
+def _named_cards(value: Any, path: tuple[Any, ...], out: list[tuple[tuple[Any, ...], Card]]) -> None:
+    if type(value) is Card:
+        out.append((path, value))
+    else:
+        for i, item in enumerate(value):
+            _named_cards(item, (*path, i), out)
+
+
+class DistinctCardsSchema(StrictSchema):
+    """A schema whose fields named in ``distinct_fields`` (cards, or arrays of
+    cards or of arrays of cards, in request order) together give no card
+    twice: every card given again is an error at the place it is repeated
+    (``/starter: 5H is given twice (also at /cards/0)``)."""
+
+    distinct_fields: tuple[str, ...] = ()
+
+    def load(self, data: Any, **kwargs: Any) -> Any:
+        """:meth:`Schema.load`, then the check, once every field is valid (a
+        ``validates_schema`` hook would cost two hook passes a request)."""
+        result = super().load(data, **kwargs)
+        self._no_card_twice(result)
+        return result
+
+    def _no_card_twice(self, data: dict[str, Any]) -> None:
+        flat: list[Card] = []
+        for name in self.distinct_fields:
+            value = data.get(name)
+            if value is None:
+                continue
+            if type(value) is Card:
+                flat.append(value)
+                continue
+            for item in value:
+                if type(item) is Card:
+                    flat.append(item)
+                else:
+                    flat.extend(item)
+        if len(set(flat)) == len(flat):
+            return  # the common case: nothing to name
+        named: list[tuple[tuple[Any, ...], Card]] = []
+        for name in self.distinct_fields:
+            if data.get(name) is not None:
+                _named_cards(data[name], (name,), named)
+        errors: dict[Any, Any] = {}
+        for where, card, first in repeated_cards(named):
+            node = errors
+            for part in where[:-1]:
+                node = node.setdefault(part, {})
+            node.setdefault(where[-1], []).append(f"{card} is given twice (also at {json_pointer(*first)})")
+        raise ValidationError(errors)
+
+
+class HandScoreRequest(DistinctCardsSchema):
     """``POST /v1/hands/score``: four cards, the starter, hand or crib."""
 
-    cards = fields.List(CardField(), required=True, validate=exact_length(4, "a hand or crib"))
+    distinct_fields = ("cards", "starter")
+    cards = Cards(4, what="a hand or crib", required=True)
     starter = CardField(required=True)
     crib = StrictBoolean(load_default=False)
 

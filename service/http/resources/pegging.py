@@ -13,52 +13,107 @@ from __future__ import annotations
 from typing import Any
 
 import falcon
-from marshmallow import ValidationError, fields, validate, validates_schema
+import orjson
+from marshmallow import ValidationError, fields, missing, validate, validates_schema
 
+from service.core.cards import CARDS, SPELLINGS
 from service.core.errors import IllegalError, MalformedError
 from service.core.play import Go, Play, PlayCard, replay, rule_on_go
 
 from ..actions import action_json
 from ..media import read_json_object
-from ..problems import invalid_request
-from .hands import duplicate_errors
-from ..schemas import CardField, StrictBoolean, StrictInteger, StrictSchema, load
+from ..schemas import Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
 
 MAX_PLAYS = 64
+_PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4))
+_GOS = tuple(Go(seat) for seat in range(4))
 
 
-class PlayEntry(StrictSchema):
-    seat = StrictInteger(required=True, validate=validate.Range(0, 3))
-    card = CardField()
-    go = StrictBoolean()
+class PlayEntries(fields.Field):
+    """``plays``: at most ``MAX_PLAYS`` entries, each ``{"seat": s, "card": c}``
+    or ``{"seat": s, "go": true}``, loaded as the core's :class:`PlayCard` and
+    :class:`Go`.  One field, not a list of nested schemas (a ``Schema.load``
+    per entry): a well-formed entry costs a few dict lookups; any other takes
+    :meth:`_entry`, which names every error (``/plays/3/card``)."""
 
-    @validates_schema
-    def _card_or_go(self, data: dict[str, Any], **_: Any) -> None:
-        if ("card" in data) == ("go" in data):
-            raise ValidationError("an entry has either a card or \"go\": true")
-        if data.get("go") is False:
-            raise ValidationError("\"go\" is true when given", field_name="go")
+    _seat = StrictInteger(required=True, validate=validate.Range(0, 3))
+
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        if type(value) is list and len(value) <= MAX_PLAYS:
+            out = []
+            for entry in value:
+                if type(entry) is not dict or len(entry) != 2:
+                    break
+                seat = entry.get("seat")
+                if type(seat) is not int or not 0 <= seat <= 3:
+                    break
+                card = entry.get("card")
+                if card is not None:
+                    card = SPELLINGS.get(card) if type(card) is str else None
+                    if card is None:
+                        break
+                    out.append(_PLAYS[seat][card])
+                elif entry.get("go") is True:
+                    out.append(_GOS[seat])
+                else:
+                    break
+            else:
+                return out
+        return super().deserialize(value, attr, data, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise ValidationError("expected an array")
+        out, errors = [], {}
+        for i, entry in enumerate(value):
+            try:
+                out.append(self._entry(entry))
+            except ValidationError as err:
+                errors[i] = err.messages
+        if errors:
+            raise ValidationError(errors)
+        if len(out) > MAX_PLAYS:
+            raise ValidationError(f"the play of a hand has at most {MAX_PLAYS} entries, not {len(out)}")
+        return out
+
+    def _entry(self, entry: Any) -> PlayCard | Go:
+        if not isinstance(entry, dict):
+            raise ValidationError("expected a JSON object")
+        errors: dict[str, Any] = {key: ["unknown field"] for key in entry if key not in ("seat", "card", "go")}
+        seat = card = None
+        try:
+            seat = self._seat.deserialize(entry.get("seat", missing))
+        except ValidationError as err:
+            errors["seat"] = err.messages
+        if "card" in entry:
+            try:
+                card = card_of(entry["card"])
+            except ValidationError as err:
+                errors["card"] = err.messages
+        if "go" in entry and entry["go"] is not True:
+            errors["go"] = ['"go" is true when given' if entry["go"] is False else "expected true or false"]
+        if not errors and ("card" in entry) == ("go" in entry):
+            errors["_schema"] = ['an entry has either a card or "go": true']
+        if errors:
+            raise ValidationError(errors)
+        return _PLAYS[seat][card] if card is not None else _GOS[seat]
 
 
-def _hand_of_four(value: list[Any]) -> None:
-    if len(value) != 4:
-        raise ValidationError(f"a seat holds 4 cards for the play, not {len(value)}")
-
-
-class PeggingScoreRequest(StrictSchema):
+class PeggingScoreRequest(DistinctCardsSchema):
+    distinct_fields = ("hands",)
     players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
-    plays = fields.List(fields.Nested(PlayEntry), required=True, validate=validate.Length(max=MAX_PLAYS))
-    hands = fields.List(fields.List(CardField(), validate=_hand_of_four),
-                        validate=validate.Length(2, 4))
+    plays = PlayEntries(required=True)
+    hands = fields.List(Cards(4, what="a seat's hand for the play"), validate=validate.Length(2, 4))
     complete = StrictBoolean(load_default=False)
     tournament = StrictBoolean(load_default=False)
 
 
-class GoRequest(StrictSchema):
+class GoRequest(DistinctCardsSchema):
+    distinct_fields = ("count_cards", "hand")
     count = StrictInteger(validate=validate.Range(0, 30))
-    count_cards = fields.List(CardField(), validate=validate.Length(max=16))
-    hand = fields.List(CardField(), required=True, validate=validate.Length(1, 4))
+    count_cards = Cards(0, 16, what="the count so far")
+    hand = Cards(1, 4, what="a seat asking about go", required=True)
     tournament = StrictBoolean(load_default=False)
 
     @validates_schema
@@ -80,33 +135,15 @@ def _event_json(index: int, event: Any) -> dict[str, Any]:
             "reset": event.reset}
 
 
-def _no_card_twice(named: list[tuple[str, Any]]) -> None:
-    errors = duplicate_errors(named)
-    if errors:
-        raise invalid_request(errors)
-
-
 class PeggingScore:
     _schema = PeggingScoreRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
         players, pone = data["players"], data["pone"]
-        if pone >= players:
-            raise MalformedError(f"seat {pone} is not at a {players}-player table", field="pone")
-        hands = data.get("hands")
-        if hands is not None:
-            if len(hands) != players:
-                raise MalformedError(f"give the cards of all {players} seats", field="hands")
-            _no_card_twice([(f"/hands/{s}/{i}", c) for s, h in enumerate(hands) for i, c in enumerate(h)])
-        actions = []
-        for i, entry in enumerate(data["plays"]):
-            if entry["seat"] >= players:
-                raise MalformedError(f"seat {entry['seat']} is not at a {players}-player table",
-                                     field=f"plays/{i}/seat")
-            actions.append(PlayCard(entry["seat"], entry["card"]) if "card" in entry else Go(entry["seat"]))
-        play = Play.start(players, pone, hands, tournament=data["tournament"])
-        play, events = replay(play, actions)
+        # The core checks the table: the pone and every entry's seat at it, a hand per seat.
+        play = Play.start(players, pone, data.get("hands"), tournament=data["tournament"])
+        play, events = replay(play, data["plays"])
         if data["complete"] and not play.hand_over:
             raise IllegalError(
                 "the plays are said to be the whole hand, but "
@@ -114,8 +151,7 @@ class PeggingScore:
                 rule="hand_not_complete", legal=play.legal_actions(), field="plays",
             )
         team = play.team_scores()
-        legal = play.legal_actions()
-        resp.media = {
+        resp.data = orjson.dumps({
             "players": players,
             "pone": pone,
             "events": [_event_json(i, e) for i, e in enumerate(events)],
@@ -126,9 +162,10 @@ class PeggingScore:
                 "seat": play.turn,
                 "count": play.count,
                 "count_cards": [str(c) for c in play.count_cards],
-                "legal": [action_json(a) for a in legal],
+                "legal": [action_json(a) for a in play.legal_actions()],
             },
-        }
+        })
+        resp.content_type = falcon.MEDIA_JSON
 
 
 class PeggingGo:
@@ -136,12 +173,8 @@ class PeggingGo:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        hand = data["hand"]
         if "count_cards" in data:
-            cards = data["count_cards"]
-            _no_card_twice([(f"/count_cards/{i}", c) for i, c in enumerate(cards)]
-                           + [(f"/hand/{i}", c) for i, c in enumerate(hand)])
-            count = sum(c.value for c in cards)
+            count = sum(c.value for c in data["count_cards"])
             if count > 30:
                 raise MalformedError(
                     f"the cards of a count in progress add up to 30 at most, not {count}",
@@ -149,13 +182,15 @@ class PeggingGo:
                 )
         else:
             count = data["count"]
-        ruling = rule_on_go(count, hand, tournament=data["tournament"])
-        resp.media = {
+        tournament = data["tournament"]
+        ruling = rule_on_go(count, data["hand"], tournament=tournament)
+        resp.data = orjson.dumps({
             "legal": ruling.legal,
             "count": ruling.count,
             "playable": [str(c) for c in ruling.playable],
             "penalty": (
                 {"points": ruling.penalty, "to": "opponent", "rule": "ACC 7.3 renege"}
-                if data["tournament"] and not ruling.legal else None
+                if tournament and not ruling.legal else None
             ),
-        }
+        })
+        resp.content_type = falcon.MEDIA_JSON
