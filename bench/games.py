@@ -15,18 +15,20 @@ start of deals 1, 7 and 13, and the largest over whole games, per player count.
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+try:
+    from bench import venvs
+except ImportError:  # run as bench/games.py
+    import venvs  # type: ignore[no-redef]
+
 ROOT = Path(__file__).resolve().parent.parent
 OPENSPIEL = "open_spiel==2.0.2"
-VENV = Path(os.environ.get("BENCH_VENVS", Path(tempfile.gettempdir()) / "cribbage-bench-venvs")) / "openspiel"
 
 OURS = r"""
 import random, sys, time
@@ -69,17 +71,7 @@ print(n / (time.perf_counter() - start))
 
 def openspiel_python() -> Path | None:
     """The cached venv's python with open_spiel installed, or None if it cannot be had."""
-    python = VENV / "bin" / "python"
-    if python.exists() and subprocess.run([python, "-c", "import pyspiel"], capture_output=True).returncode == 0:
-        return python
-    try:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", VENV], check=True, capture_output=True)
-        subprocess.run([python, "-m", "pip", "install", "--quiet", OPENSPIEL], check=True,
-                       capture_output=True, timeout=600)
-    except (subprocess.SubprocessError, OSError) as exc:
-        print(f"  (OpenSpiel reference unavailable: {exc})")
-        return None
-    return python
+    return venvs.python("openspiel", [OPENSPIEL], "import pyspiel")
 
 
 def _rate(python: Path | str, script: str, seconds: float) -> float:

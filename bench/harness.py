@@ -88,8 +88,12 @@ def _healthz(port: int) -> bool:
         return False
 
 
-def start_gunicorn(app_path: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+def start_gunicorn(app_path: str, env: dict | None = None,
+                   gunicorn: Path | str | None = None) -> tuple[subprocess.Popen, int]:
     """Start gunicorn for ``app_path`` with the repository's ``gunicorn.conf.py``.
+
+    ``gunicorn`` is the executable, by default the one beside this Python
+    (another venv's, for a peer service such as bench/peer_flask.py).
 
     Binds 127.0.0.1 on a free port (through ``HOST``/``PORT``, which the conf
     reads), with the caller's environment plus ``env``.  Each server gets its
@@ -98,7 +102,7 @@ def start_gunicorn(app_path: str, env: dict | None = None) -> tuple[subprocess.P
     answers 200; raises ``RuntimeError`` (with the error log's tail) if it
     does not within 20 s or the master exits.
     """
-    gunicorn = Path(sys.executable).with_name("gunicorn")
+    gunicorn = Path(gunicorn) if gunicorn else Path(sys.executable).with_name("gunicorn")
     for attempt in range(3):  # a free port can be taken before gunicorn binds it
         port = _free_port()
         full_env = {**os.environ}
@@ -144,13 +148,19 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def running(*app_paths: str, env: dict | None = None) -> Iterator[list[int]]:
-    """Start one gunicorn per app path; yield their ports; always stop them all."""
+def running(*app_paths: str | tuple[str, Path], env: dict | None = None) -> Iterator[list[int]]:
+    """Start one gunicorn per app path; yield their ports; always stop them all.
+
+    An app path may be ``(app_path, gunicorn executable)`` for an app of another venv.
+    """
     procs: list[subprocess.Popen] = []
     try:
         ports = []
         for app_path in app_paths:
-            proc, port = start_gunicorn(app_path, env)
+            exe = None
+            if isinstance(app_path, tuple):
+                app_path, exe = app_path
+            proc, port = start_gunicorn(app_path, env, exe)
             procs.append(proc)
             ports.append(port)
         yield ports
