@@ -437,7 +437,9 @@ def test_out_of_turn(known):
     play = Play.start(2, 1, hands=HANDS_2P if known else None)
     err = _raises(play, PlayCard(0, C("6H")))
     assert err.rule == "out_of_turn"
-    assert err.legal == play.legal_actions()
+    # the pone leads: any of its four cards, or (cards unknown) any card
+    expected = [PlayCard(1, c) for c in cards("4S 5D 9H KD")] if known else [AnyCard(1, 10)]
+    assert err.legal == expected == play.legal_actions()
     err = _raises(play, Go(0))
     assert err.rule == "out_of_turn"
 
@@ -475,7 +477,9 @@ def test_card_played_twice(known):
     # another seat's already-played card: still "already played" (not "not held")
     err = _raises(play, PlayCard(1, C("6H")))
     assert err.rule == "card_already_played"
-    assert err.legal == play.legal_actions()
+    # count 10: every card the pone still holds fits (and a go is no choice)
+    expected = [PlayCard(1, c) for c in cards("5D 9H KD")] if known else [AnyCard(1, 10)]
+    assert err.legal == expected == play.legal_actions()
 
 
 def test_card_not_held():
@@ -541,7 +545,7 @@ def test_no_such_seat():
     for action in (Go(3), PlayCard(5, C("AC")), Go(-1)):
         err = _raises(play, action)
         assert err.rule == "no_such_seat"
-        assert err.legal == play.legal_actions()
+        assert err.legal == [AnyCard(0, 10)] == play.legal_actions()  # seat 0 leads, cards unknown
 
 
 def test_replay_names_the_failing_play():
@@ -572,12 +576,25 @@ def test_anycard_is_not_an_action():
 
 
 def test_check_does_not_change_the_position():
-    play = Play.start(2, 1, hands=HANDS_2P)
-    before = play
-    play.can(PlayCard(1, C("4S")))
-    play.can(Go(1))
+    """Checking and applying leave the position they start from as it was: it
+    still equals a position built apart from it, field by field as written here,
+    and so do the caller's hands."""
+    hands = [list(h) for h in HANDS_2P]
+    play = Play.start(2, 1, hands=hands)
+    assert play.can(PlayCard(1, C("4S"))) and not play.can(Go(1))
+    play.check(PlayCard(1, C("4S")))
+    with pytest.raises(IllegalError):
+        play.check(Go(1))
     nxt, _ = play.apply(PlayCard(1, C("4S")))
-    assert play == before and play.count == 0 and nxt.count == 4
+    assert play == Play.start(2, 1, hands=[cards("6H KC 3D 3S"), cards("4S 5D 9H KD")])
+    assert (play.turn, play.count, play.count_cards, play.passed, play.last_player) == (1, 0, (), frozenset(), None)
+    assert play.held == (tuple(cards("6H KC 3D 3S")), tuple(cards("4S 5D 9H KD")))
+    assert (play.left, play.played, play.scores) == ((4, 4), (), (0, 0))
+    assert hands == [cards("6H KC 3D 3S"), cards("4S 5D 9H KD")]
+    # ... while the next position has the card laid
+    assert (nxt.turn, nxt.count, nxt.count_cards, nxt.last_player) == (0, 4, (C("4S"),), 1)
+    assert nxt.held == (tuple(cards("6H KC 3D 3S")), tuple(cards("5D 9H KD")))
+    assert (nxt.left, nxt.played) == ((4, 3), (C("4S"),))
 
 
 def test_start_rejects_malformed_tables():
@@ -750,9 +767,12 @@ def test_rule_on_go_duplicate_card():
 def test_rule_on_go_agrees_with_the_play():
     hands = [cards("KC KD 5D 3S"), cards("QH 6H AS KS")]
     play, _ = replay(Play.start(2, 0, hands=hands), parse_script("0:KC 1:QH 0:5D"))
+    # count 25; seat 1 holds 6H AS KS: 6H and AS fit, so a go is refused
+    assert play.count == 25 and play.held[1] == tuple(cards("6H AS KS"))
     ruling = rule_on_go(play.count, play.held[1])
-    assert ruling.legal == play.can(Go(1)) is False
-    assert [PlayCard(1, c) for c in ruling.playable] == play.legal_actions()
+    assert ruling == GoRuling(legal=False, count=25, playable=tuple(cards("6H AS")), penalty=0)
+    assert play.can(Go(1)) is False
+    assert play.legal_actions() == [PlayCard(1, C("6H")), PlayCard(1, C("AS"))]
 
 
 # -- peg_scores directly ------------------------------------------------------------

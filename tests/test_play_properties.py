@@ -273,8 +273,10 @@ def play_out(data, players, pone, hands, tournament):
         if isinstance(action, Go) and play.count_cards:
             # rule_on_go agrees with the position (and prices a renege)
             ruling = rule_on_go(play.count, play.held[seat], tournament=tournament)
-            assert set(ruling.playable) == set(play.playable(seat))
-            assert ruling.legal == (not play.playable(seat))
+            fits = ref.fits(seat)  # the referee's, from RULES.md
+            assert set(ruling.playable) == set(fits) == set(play.playable(seat))
+            assert ruling.legal == (not fits)
+            assert ruling.penalty == (2 * len(fits) if tournament else 0)
         play, event = play.apply(action)
         if isinstance(action, Go) and tournament:
             renege = [s for s in event.scores if s.kind == "renege"]
