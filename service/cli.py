@@ -63,7 +63,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"cribbage-service score: error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(score.to_json()))
+        print(score.to_json_text())
     else:
         _print_score(score)
     return 0

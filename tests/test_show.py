@@ -9,6 +9,7 @@ off the implementation.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -633,7 +634,12 @@ def test_to_json_is_the_hand_counted_breakdown(hand: str, starter: str, crib: bo
 
 def test_to_json_29_is_the_readme_example() -> None:
     # README "Score a hand": the 29 hand's answer, item by item in that order
-    doc = score_show(cards("5H 5C 5S JD"), Card.parse("5D")).to_json()
+    text = score_show(cards("5H 5C 5S JD"), Card.parse("5D")).to_json_text()
+    doc = json.loads(text)
+    assert text == json.dumps(doc, separators=(",", ":"))  # compact, keys in the documented order
+    assert list(doc) == ["cards", "starter", "crib", "total", "breakdown", "subtotals", "call"]
+    assert (doc["cards"], doc["starter"], doc["crib"], doc["total"]) == (["5H", "5C", "5S", "JD"], "5D", False, 29)
+    assert doc["subtotals"] == {"fifteen": 16, "pair": 12, "run": 0, "flush": 0, "nobs": 1}
     assert [i["cards"] for i in doc["breakdown"]] == [
         ["5C", "JD"], ["5D", "JD"], ["5H", "JD"], ["5S", "JD"],
         ["5C", "5D", "5H"], ["5C", "5D", "5S"], ["5C", "5H", "5S"], ["5D", "5H", "5S"],

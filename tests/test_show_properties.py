@@ -299,7 +299,7 @@ def test_agrees_with_reference(five: list[Card], crib: bool) -> None:
 @RELAXED
 @given(deals, st.booleans())
 def test_call_ends_with_the_total(five: list[Card], crib: bool) -> None:
-    from service.core.show import NUMBER_WORDS
+    from service.core.show_text import NUMBER_WORDS
 
     hand, starter = split(five)
     s = score_show(hand, starter, crib)

@@ -22,7 +22,7 @@ matches the starter's suit.  So :func:`show_total` is two table lookups, and
 :func:`score_show` answers a :class:`ShowScore` holding the cards, the total
 and a reference to the pattern, without an object per scoring item: the
 breakdown (:attr:`ShowScore.items`), the subtotals, the call and the JSON
-document are built from the pattern when asked for.
+document (:mod:`.show_text`) are built from the pattern when asked for.
 
 >>> hand = parse_cards(["4D", "5C", "5H", "JS"])
 >>> s = score_show(hand, Card.parse("6S"))
@@ -34,10 +34,13 @@ document are built from the pattern when asked for.
 
 from __future__ import annotations
 
+import json
+from functools import partial
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 from typing import Any, NamedTuple, Sequence
 
+from . import show_text
 from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
 from .errors import MalformedError
 
@@ -47,15 +50,6 @@ KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 FIFTEEN_POINTS = PAIR_POINTS = 2
 NOBS_POINTS = 1
 HEELS_POINTS = 2
-
-NUMBER_WORDS = (
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-    "seventeen", "eighteen", "nineteen", "twenty", "twenty-one", "twenty-two",
-    "twenty-three", "twenty-four", "twenty-five", "twenty-six", "twenty-seven",
-    "twenty-eight", "twenty-nine", "thirty", "thirty-one",
-)
-
 
 class ScoringItem(NamedTuple):
     """One scoring combination: its kind, the cards it uses and its points."""
@@ -163,10 +157,11 @@ RANK_KEY: tuple[int, ...] = tuple(1 << (3 * (c // 4)) for c in range(52))
 
 class ShowPattern:
     """The fifteens, pairs and runs of one rank multiset, precomputed: its
-    items as positions into the five cards sorted, their points by kind, and
-    the call for each flush and nobs that can go with them (made on first use)."""
+    items as positions into the five cards sorted and their points by kind;
+    the call, the JSON breakdown and the JSON tail for each flush and nobs
+    that can go with them are made on first use and kept."""
 
-    __slots__ = ("ranks", "items", "fifteen", "pair", "run", "points", "_getters", "_calls")
+    __slots__ = ("ranks", "items", "fifteen", "pair", "run", "points", "getters", "_json", "_text")
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
@@ -176,18 +171,30 @@ class ShowPattern:
             by_kind[kind] += points
         self.fifteen, self.pair, self.run = by_kind["fifteen"], by_kind["pair"], by_kind["run"]
         self.points = self.fifteen + self.pair + self.run
-        # itemgetter(*positions)(five) is the item's cards as a tuple, in C
-        self._getters = tuple((kind, itemgetter(*positions), points) for kind, positions, points in self.items)
-        self._calls: dict[tuple[int, bool], str] = {}
+        # (kind, what picks the item's cards out of the five sorted, points)
+        self.getters = tuple((kind, itemgetter(*positions), points) for kind, positions, points in self.items)
+        self._json: tuple[str, Any] | None = None
+        self._text: dict[tuple[str, int, int], str] = {}
 
     def __repr__(self) -> str:
         return f"ShowPattern({self.ranks})"
 
-    def call(self, flush: int, nobs: bool) -> str:
-        """The count said aloud with this flush (0, 4 or 5) and nobs."""
-        text = self._calls.get((flush, nobs))
+    def call(self, flush: int, nobs: int) -> str:
+        """The count said aloud with this flush (0, 4 or 5) and nobs (0 or 1)."""
+        text = self._text.get(("call", flush, nobs))
         if text is None:
-            text = self._calls[flush, nobs] = _say(self, flush, nobs)
+            text = self._text["call", flush, nobs] = show_text.say(self, flush, nobs)
+        return text
+
+    def json_breakdown(self) -> tuple[str, Any]:
+        if self._json is None:
+            self._json = show_text.breakdown_template(self)
+        return self._json
+
+    def json_tail(self, flush: int, nobs: int) -> str:
+        text = self._text.get(("tail", flush, nobs))
+        if text is None:
+            text = self._text["tail", flush, nobs] = show_text.tail(self, flush, nobs)
         return text
 
 
@@ -207,8 +214,8 @@ RANK_POINTS: dict[int, int] = {k: p.points for k, p in PATTERNS.items()}
 
 # What the suits add, by the suits' pattern: for each card, one bit for its
 # suit and, for a jack, one for the jack's suit; the four hand cards' bits
-# or'ed, with the starter's suit above them, index a table of
-# flush_points + nobs built from those two rules on a hand of each pattern.
+# or'ed, with the starter's suit above them, index a table of suit_points
+# built from the rules themselves on a hand of each pattern.
 _SUIT_KEY = tuple((1 << (c & 3)) | ((16 << (c & 3)) if RANK[c] == JACK else 0) for c in range(52))
 _STARTER_KEY = tuple((c & 3) << 8 for c in range(52))
 
@@ -233,7 +240,7 @@ def _suit_table(crib: bool) -> bytes:
 
 
 _SUIT_POINTS = (_suit_table(False), _suit_table(True))
-"""flush_points + nobs by suit pattern, for a hand (0) and a crib (1)."""
+"""suit_points by suit pattern, for a hand (0) and a crib (1)."""
 
 
 def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
@@ -257,8 +264,8 @@ def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
 
 class ShowScore(NamedTuple):
     """A counted hand or crib: the cards, the total and the pattern; the
-    breakdown, the subtotals and the call are built from the pattern on each
-    access (nothing per item is made until asked for)."""
+    breakdown, the subtotals, the call and the JSON document are built from
+    the pattern on each access (nothing per item is made until asked for)."""
 
     hand: tuple[Card, ...]
     starter: Card
@@ -284,33 +291,38 @@ class ShowScore(NamedTuple):
     @property
     def subtotals(self) -> dict[str, int]:
         """Points per kind, every kind present (0 when it scores nothing)."""
-        return _subtotals(self.pattern, *_flush_and_nobs(self))
+        p = self.pattern
+        flush, nobs = _flush_and_nobs(self)
+        return {"fifteen": p.fifteen, "pair": p.pair, "run": p.run, "flush": flush,
+                "nobs": NOBS_POINTS if nobs is not None else 0}
 
     @property
     def call(self) -> str:
         """The count as a player says it aloud, fifteens first and nobs last."""
         flush, nobs = _flush_and_nobs(self)
-        return self.pattern.call(flush, nobs is not None)
+        return self.pattern.call(flush, NOBS_POINTS if nobs is not None else 0)
+
+    def to_json_text(self) -> str:
+        """The show as the API answers it (``POST /v1/hands/score``), as compact
+        JSON: ``cards`` (as given) and ``starter`` in canonical spelling,
+        ``crib``, ``total``, the ``breakdown`` in the spoken order,
+        ``subtotals`` and ``call``."""
+        flush, nobs = _flush_and_nobs(self)
+        q = _QUOTED
+        hand = self.hand
+        five = [q[c] for c in sorted((*hand, self.starter))]
+        return show_text.document(self.pattern, [q[c] for c in hand], q[self.starter], self.crib, self.total,
+                                  five, _suit_items(hand, five, flush, nobs, q), flush,
+                                  NOBS_POINTS if nobs is not None else 0)
 
     def to_json(self) -> dict[str, Any]:
-        """The show as the API answers it (``POST /v1/hands/score``): canonical
-        card spellings, the breakdown in the spoken order, subtotals and call."""
-        flush, nobs = _flush_and_nobs(self)
-        name = _NAME
-        return {
-            "cards": [name[c] for c in self.hand],
-            "starter": name[self.starter],
-            "crib": self.crib,
-            "total": self.total,
-            "breakdown": [{"kind": kind, "cards": [name[c] for c in cards], "points": points}
-                          for kind, cards, points in _items(self.hand, self.starter, self.pattern, flush, nobs)],
-            "subtotals": _subtotals(self.pattern, flush, nobs),
-            "call": self.pattern.call(flush, nobs is not None),
-        }
+        """:meth:`to_json_text` as a dict."""
+        return json.loads(self.to_json_text())
 
 
-_NAME = tuple(str(c) for c in CARDS)
-_new = tuple.__new__
+_QUOTED = tuple(f'"{c}"' for c in CARDS)
+"""Each card's canonical spelling as a JSON string."""
+_item = partial(tuple.__new__, ScoringItem)
 
 
 def _flush_and_nobs(score: ShowScore) -> tuple[int, Card | None]:
@@ -321,23 +333,23 @@ def _flush_and_nobs(score: ShowScore) -> tuple[int, Card | None]:
     return flush_points(hand, starter, score.crib), his_nobs(hand, starter)
 
 
-def _subtotals(pattern: ShowPattern, flush: int, nobs: Card | None) -> dict[str, int]:
-    return {"fifteen": pattern.fifteen, "pair": pattern.pair, "run": pattern.run, "flush": flush,
-            "nobs": NOBS_POINTS if nobs is not None else 0}
+def _suit_items(hand: Sequence[int], five: Sequence[Any], flush: int, nobs: Card | None,
+                name: Sequence[Any]) -> list[tuple[str, tuple[Any, ...], int]]:
+    """The flush (the four hand cards, or all five) and nobs as breakdown
+    items, each card as ``name[card]``; ``five`` is the five so named, sorted."""
+    items = []
+    if flush:
+        items.append(("flush", tuple(five) if flush == 5 else tuple([name[c] for c in sorted(hand)]), flush))
+    if nobs is not None:
+        items.append(("nobs", (name[nobs],), NOBS_POINTS))
+    return items
 
 
 def _items(hand: Sequence[int], starter: int, pattern: ShowPattern, flush: int,
            nobs: Card | None) -> tuple[ScoringItem, ...]:
-    """The breakdown: the pattern's items on these cards, then the flush (the
-    four hand cards, or all five) and nobs."""
-    five = sorted(map(CARDS.__getitem__, (*hand, starter)))
-    items = [_new(ScoringItem, (kind, get(five), points)) for kind, get, points in pattern._getters]
-    if flush:
-        cards = tuple(five) if flush == 5 else tuple(sorted(map(CARDS.__getitem__, hand)))
-        items.append(_new(ScoringItem, ("flush", cards, flush)))
-    if nobs is not None:
-        items.append(_new(ScoringItem, ("nobs", (nobs,), NOBS_POINTS)))
-    return tuple(items)
+    five = [CARDS[c] for c in sorted((*hand, starter))]
+    items = [(kind, get(five), points) for kind, get, points in pattern.getters]
+    return tuple(map(_item, items + _suit_items(hand, five, flush, nobs, CARDS)))
 
 
 def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple[ScoringItem, ...]:
@@ -345,9 +357,9 @@ def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple
     the spoken order; nothing is validated."""
     k = RANK_KEY
     a, b, c, d = hand
+    pattern = PATTERNS[k[a] + k[b] + k[c] + k[d] + k[starter]]
     hand = tuple(map(CARDS.__getitem__, hand))
     starter = CARDS[starter]
-    pattern = PATTERNS[k[a] + k[b] + k[c] + k[d] + k[starter]]
     return _items(hand, starter, pattern, flush_points(hand, starter, crib), his_nobs(hand, starter))
 
 
@@ -371,55 +383,3 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
     pattern = PATTERNS[k[a] + k[b] + k[c] + k[d] + k[starter]]
     total = pattern.points + _SUIT_POINTS[crib][s[a] | s[b] | s[c] | s[d] | _STARTER_KEY[starter]]
     return tuple.__new__(ShowScore, (hand, starter, crib, total, pattern))
-
-
-# ---------------------------------------------------------------------------
-# Saying the count aloud.
-
-_RUN_MULTIPLES = {1: "a run of {n}", 2: "a double run of {n}", 3: "a triple run of {n}",
-                  4: "a double double run of {n}"}
-_PAIR_NAMES = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}
-
-
-def _pairs_phrase(pattern: ShowPattern) -> str:
-    by_rank: dict[int, int] = {}
-    for kind, positions, _ in pattern.items:
-        if kind == "pair":
-            rank = pattern.ranks[positions[0]]
-            by_rank[rank] = by_rank.get(rank, 0) + 1
-    parts = sorted((_PAIR_NAMES[n] for n in by_rank.values()), key=lambda p: -len(p))
-    if parts == ["a pair", "a pair"]:
-        return "two pairs"
-    return " and ".join(parts)
-
-
-def _runs_phrase(pattern: ShowPattern) -> str:
-    runs = [positions for kind, positions, _ in pattern.items if kind == "run"]
-    phrase = _RUN_MULTIPLES[len(runs)].format(n=NUMBER_WORDS[len(runs[0])])
-    # "a double run" means one of three in play; name the length only when longer
-    return phrase.replace(" of three", "") if len(runs) > 1 else phrase
-
-
-def _say(pattern: ShowPattern, flush: int, nobs: bool) -> str:
-    if pattern.points + flush + nobs == 0:
-        return "no points"  # not "nineteen": that table joke reads as a claim of 19
-    parts = []
-    running = 0
-    for kind, _, points in pattern.items:
-        if kind == "fifteen":
-            running += points
-            parts.append(f"fifteen {NUMBER_WORDS[running]}")
-    groups = []
-    if pattern.pair:
-        groups.append((_pairs_phrase(pattern), pattern.pair))
-    if pattern.run:
-        groups.append((_runs_phrase(pattern), pattern.run))
-    if flush:
-        groups.append((f"a flush of {NUMBER_WORDS[flush]}", flush))
-    if nobs:
-        groups.append(("his nobs", NOBS_POINTS))
-    for phrase, points in groups:
-        running += points
-        text = f"{phrase} is {NUMBER_WORDS[running]}"
-        parts.append(f"and {text}" if parts else text)
-    return ", ".join(parts)

@@ -1,0 +1,112 @@
+"""A counted show as text: the call a player says aloud, and the JSON
+document the API answers (docs/rules.md, "The show").
+
+Both are built per :class:`~service.core.show.ShowPattern` (the fifteens,
+pairs and runs of one rank multiset) and kept with it: the call for each
+flush and nobs that can go with the pattern, the breakdown as a JSON template
+with a slot for each card, and the document's tail (subtotals and call).  A
+document is then the pattern's pieces with the five cards' names put in.
+"""
+
+from __future__ import annotations
+
+import json
+from operator import itemgetter
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:  # show.py imports this module
+    from .show import ShowPattern
+
+NUMBER_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+    "seventeen", "eighteen", "nineteen", "twenty", "twenty-one", "twenty-two",
+    "twenty-three", "twenty-four", "twenty-five", "twenty-six", "twenty-seven",
+    "twenty-eight", "twenty-nine", "thirty", "thirty-one",
+)
+
+# ---------------------------------------------------------------------------
+# Saying the count aloud.
+
+_RUN_MULTIPLES = {1: "a run of {n}", 2: "a double run of {n}", 3: "a triple run of {n}",
+                  4: "a double double run of {n}"}
+_PAIR_NAMES = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}
+
+
+def _pairs_phrase(pattern: ShowPattern) -> str:
+    by_rank: dict[int, int] = {}
+    for kind, positions, _ in pattern.items:
+        if kind == "pair":
+            rank = pattern.ranks[positions[0]]
+            by_rank[rank] = by_rank.get(rank, 0) + 1
+    parts = sorted((_PAIR_NAMES[n] for n in by_rank.values()), key=lambda p: -len(p))
+    if parts == ["a pair", "a pair"]:
+        return "two pairs"
+    return " and ".join(parts)
+
+
+def _runs_phrase(pattern: ShowPattern) -> str:
+    runs = [positions for kind, positions, _ in pattern.items if kind == "run"]
+    phrase = _RUN_MULTIPLES[len(runs)].format(n=NUMBER_WORDS[len(runs[0])])
+    # "a double run" means one of three in play; name the length only when longer
+    return phrase.replace(" of three", "") if len(runs) > 1 else phrase
+
+
+def say(pattern: ShowPattern, flush: int, nobs: int) -> str:
+    """The count as a player says it: each fifteen counted up, then the pairs,
+    the runs, the flush and his nobs, each with the running total."""
+    if pattern.points + flush + nobs == 0:
+        return "no points"  # not "nineteen": that table joke reads as a claim of 19
+    parts = []
+    running = 0
+    for kind, _, points in pattern.items:
+        if kind == "fifteen":
+            running += points
+            parts.append(f"fifteen {NUMBER_WORDS[running]}")
+    groups = []
+    if pattern.pair:
+        groups.append((_pairs_phrase(pattern), pattern.pair))
+    if pattern.run:
+        groups.append((_runs_phrase(pattern), pattern.run))
+    if flush:
+        groups.append((f"a flush of {NUMBER_WORDS[flush]}", flush))
+    if nobs:
+        groups.append(("his nobs", nobs))
+    for phrase, points in groups:
+        running += points
+        text = f"{phrase} is {NUMBER_WORDS[running]}"
+        parts.append(f"and {text}" if parts else text)
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# The document, as compact JSON text.
+
+
+def breakdown_template(pattern: ShowPattern) -> tuple[str, itemgetter | None]:
+    """The pattern's items as JSON with a ``%s`` for each card, and what picks
+    those cards, in order, out of the five sorted."""
+    parts, slots = [], []
+    for kind, positions, points in pattern.items:
+        parts.append('{"kind":"%s","cards":[%s],"points":%d}' % (kind, ",".join(["%s"] * len(positions)), points))
+        slots.extend(positions)
+    return ",".join(parts), (itemgetter(*slots) if slots else None)
+
+
+def tail(pattern: ShowPattern, flush: int, nobs: int) -> str:
+    """The end of a document: the subtotals and the call."""
+    return ('],"subtotals":{"fifteen":%d,"pair":%d,"run":%d,"flush":%d,"nobs":%d},"call":%s}'
+            % (pattern.fifteen, pattern.pair, pattern.run, flush, nobs, json.dumps(pattern.call(flush, nobs))))
+
+
+def document(pattern: ShowPattern, hand: Sequence[str], starter: str, crib: bool, total: int,
+             five: list[str], suit_items: Sequence[tuple[str, Sequence[str], int]], flush: int, nobs: int) -> str:
+    """The JSON text of a show from its pattern, its cards as JSON strings
+    (``hand`` as given, ``five`` sorted), and the items and points of the
+    flush and nobs."""
+    template, pick = pattern.json_breakdown()
+    body = [template % pick(five)] if pick is not None else []
+    body += ['{"kind":"%s","cards":[%s],"points":%d}' % (kind, ",".join(cards), points)
+             for kind, cards, points in suit_items]
+    return ('{"cards":[%s,%s,%s,%s],"starter":%s,"crib":%s,"total":%d,"breakdown":[%s%s'
+            % (*hand, starter, "true" if crib else "false", total, ",".join(body), pattern.json_tail(flush, nobs)))
