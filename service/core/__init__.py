@@ -5,7 +5,8 @@ game's words.  Modules, one idea each:
 
 * :mod:`.cards` -- the 52 cards, their spellings and "no card twice";
 * :mod:`.show` -- counting a hand or the crib (fifteens, pairs, runs, the
-  flush, his nobs; his heels at the cut);
+  flush, his nobs; his heels at the cut), and :mod:`.show_text` -- the count
+  said aloud and written as the API's JSON;
 * :mod:`.distribution` -- every (four cards, starter) deal counted;
 * :mod:`.play` -- the play (pegging): the count to 31, the go, the renege;
 * :mod:`.options` -- a game's options and variants, and a game's outcome
