@@ -56,7 +56,7 @@ def _print_score(score: ShowScore) -> None:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     try:
-        hand = parse_cards(args.cards, distinct=False)
+        hand = parse_cards(args.cards)
         starter = Card.parse(args.starter)
         score = score_show(hand, starter, crib=args.crib)
     except CribbageError as exc:

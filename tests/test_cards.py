@@ -191,7 +191,7 @@ def test_parse_cards() -> None:
 )
 def test_duplicates_raise_naming_the_card(texts: list[str], twice: str) -> None:
     with pytest.raises(DuplicateCardError) as info:
-        parse_cards(texts)
+        ensure_distinct(parse_cards(texts))
     err = info.value
     assert isinstance(err, ValueError)
     assert str(err.card) == twice
@@ -199,8 +199,9 @@ def test_duplicates_raise_naming_the_card(texts: list[str], twice: str) -> None:
     assert err.extra.get("card") == twice
 
 
-def test_duplicates_allowed_when_not_distinct() -> None:
-    assert [str(c) for c in parse_cards(["5H", "5h"], distinct=False)] == ["5H", "5H"]
+def test_parse_cards_only_parses() -> None:
+    # a card given twice is for whoever uses the cards to refuse (score_show, the play ...)
+    assert [str(c) for c in parse_cards(["5H", "5h"])] == ["5H", "5H"]
 
 
 def test_ensure_distinct() -> None:

@@ -664,5 +664,6 @@ def test_to_json_29_is_the_readme_example() -> None:
 ])
 def test_flush_and_nobs_of_a_show(hand: str, starter: str, crib: bool, flush: int, nobs: str | None) -> None:
     s = score_show(cards(hand), Card.parse(starter), crib)
-    assert s.flush == flush
-    assert (str(s.nobs) if s.nobs is not None else None) == nobs
+    assert s.subtotals["flush"] == flush and s.subtotals["nobs"] == (nobs is not None)
+    assert [i.points for i in s.items if i.kind == "flush"] == ([flush] if flush else [])
+    assert [str(i.cards[0]) for i in s.items if i.kind == "nobs"] == ([nobs] if nobs else [])

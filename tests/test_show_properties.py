@@ -215,8 +215,6 @@ def test_totals_and_subtotals_are_the_reference_s(five: list[Card], crib: bool) 
     assert s.total == sum(expected.values())
     assert show_total(hand, starter, crib) == s.total
     assert show_total([int(c) for c in hand], int(starter), crib) == s.total  # plain ints too
-    assert s.flush == expected["flush"]
-    assert (s.nobs is not None) == bool(expected["nobs"])
 
 
 @RELAXED

@@ -151,18 +151,13 @@ RANK: tuple[int, ...] = tuple(c // 4 + 1 for c in range(52))
 VALUE: tuple[int, ...] = tuple(min(c // 4 + 1, 10) for c in range(52))
 
 
-def parse_cards(texts: Iterable[str], *, distinct: bool = True) -> tuple[Card, ...]:
-    """Parse several cards; with ``distinct`` a card given twice is an error.
+def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
+    """Parse several cards (whoever uses them checks that none is given twice).
 
-    >>> parse_cards(["5h", "5♥"])
-    Traceback (most recent call last):
-    ...
-    service.core.errors.DuplicateCardError: 5H is given twice
+    >>> parse_cards(["5h", "10♠", "5♥"])
+    (Card.parse('5H'), Card.parse('TS'), Card.parse('5H'))
     """
-    cards = tuple(Card.parse(t) for t in texts)
-    if distinct:
-        ensure_distinct(cards)
-    return cards
+    return tuple(Card.parse(t) for t in texts)
 
 
 def repeated_cards(named: Iterable[tuple[str, Card]]) -> list[tuple[str, Card, str]]:

@@ -274,16 +274,6 @@ class ShowScore(NamedTuple):
     pattern: ShowPattern
 
     @property
-    def flush(self) -> int:
-        """The flush's points: 0, 4 or 5 (:func:`flush_points`)."""
-        return _flush_and_nobs(self)[0]
-
-    @property
-    def nobs(self) -> Card | None:
-        """The jack of the starter's suit among the four, if any (:func:`his_nobs`)."""
-        return _flush_and_nobs(self)[1]
-
-    @property
     def items(self) -> tuple[ScoringItem, ...]:
         """Every scoring combination in the spoken order: fifteens, pairs, runs, flush, nobs."""
         return _items(self.hand, self.starter, self.pattern, *_flush_and_nobs(self))
