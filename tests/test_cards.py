@@ -255,7 +255,8 @@ def test_card_parse_accepts_exactly_the_openapi_pattern() -> None:
     characters, and every accepted spelling with spaces, tabs and newlines
     around it: Card.parse accepts it exactly when openapi.yaml's pattern matches."""
     regex = _openapi_card_regex()
-    alphabet = " \t\nAaTtJjQqKk0123456789CDHScdhsXx♣♦♥♠♧♢♡♤ſı\u00a0"
+    # one or two of each kind: blanks, ranks (letters, 1, 10's digits, a pip), suits, glyphs, junk
+    alphabet = " \t\nAaTtk10295CDhs♣♡♤Xſı\u00a0"
     texts = ["".join(t) for n in range(1, 4) for t in itertools.product(alphabet, repeat=n)]
     texts += [f"{a}{s}{b}" for s in core_cards.SPELLINGS for a in ("", " ", "\t ", "\n") for b in ("", "  ", "\t", "\n")]
     for text in texts:

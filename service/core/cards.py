@@ -26,15 +26,14 @@ RANK_SYMBOLS = "A23456789TJQK"
 SUIT_SYMBOLS = "CDHS"
 JACK = 11
 
-# Every way of writing a rank or a suit; the canonical one first.
-_RANK_WRITINGS = tuple(
-    (s, s.lower(), "10") if s == "T" else (s, s.lower(), "1") if s == "A" else (s, s.lower()) if s.isalpha()
-    else (s,)
-    for s in RANK_SYMBOLS
-)
-# Both the black and the white suit symbols are in common use.
+# Every way of writing each rank and each suit, the canonical one first; some
+# software writes the ace as 1, and both the black and the white suit symbols
+# are in common use.
+_RANK_WRITINGS = (("A", "a", "1"), ("2",), ("3",), ("4",), ("5",), ("6",), ("7",), ("8",), ("9",),
+                  ("T", "t", "10"), ("J", "j"), ("Q", "q"), ("K", "k"))
 _SUIT_GLYPHS = ("♣♧", "♦♢", "♥♡", "♠♤")
-_SUIT_WRITINGS = tuple((s, s.lower(), *_SUIT_GLYPHS[i]) for i, s in enumerate(SUIT_SYMBOLS))
+_SUIT_WRITINGS = tuple((s, s.lower(), *glyphs) for s, glyphs in zip(SUIT_SYMBOLS, _SUIT_GLYPHS))
+assert tuple(w[0] for w in _RANK_WRITINGS) == tuple(RANK_SYMBOLS)
 _SPACE = " \t"
 """Only spaces and tabs may surround a card (so that every regex engine reading
 :data:`CARD_PATTERN` agrees with :meth:`Card.parse`)."""
