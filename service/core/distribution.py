@@ -73,7 +73,7 @@ def distribution(crib: bool = False) -> Distribution:
     """Count every (4 cards, starter) deal, as hands or as cribs."""
     counts = [0] * (MAX_SHOW + 1)
     spreads: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
-    rank_key = [RANK_KEY[(r - 1) * 4] for r in range(14)]
+    rank_key = (0, *(RANK_KEY[(r - 1) * 4] for r in range(1, 14)))  # by rank 1..13
     for ranks in combinations_with_replacement(range(1, 14), 4):
         held = dict(Counter(ranks))
         hand_key = sum(rank_key[r] for r in ranks)
