@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import struct
 from typing import Iterable, Sequence
 
@@ -205,6 +206,11 @@ RECORD_2 = (
     "count 1", "count 0", "count 0",
 )
 
+# Each seat's legal discards after DEAL_2, written out from its known hand: the
+# 6 choose 2 pairs in the order of the hand (itertools, not legal()).
+_DISCARDS_2 = [[DISCARD(seat, f"{a} {b}") for a, b in itertools.combinations(hand.split(), 2)]
+               for seat, hand in ((0, "5H 5D 5C JS KH QH"), (1, "AC 2C 3C 4C 6D 7D"))]
+
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
@@ -213,6 +219,34 @@ def _sha256(text: str) -> str:
 def _genesis(game_id: str, rules: str, first_dealer: int) -> str:
     """The history before the first deal, as state.py documents it (written out here)."""
     return _sha256(f"cribbage-game/2\n{game_id}\n{rules}\n{first_dealer}")
+
+
+def _shake_pack(deck_seed: str, deal: int) -> list[str]:
+    """deck.py's pack, written out from its docstring: 52 big-endian 32-bit keys
+    from SHAKE-256, the cards (rank-major, suits C D H S) sorted by key."""
+    keys = struct.unpack(">52I", hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
+    names = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+    return [names[i] for _, i in sorted(zip(keys, range(52)))]
+
+
+def _shake_deal(cards: Sequence[str], players: int, dealer: int, each: int,
+                to_crib: int = 0) -> tuple[list[list[str]], list[str]]:
+    """The hands and the crib dealt off ``cards`` as position.py documents it:
+    one card at a time, starting left of the dealer; then the crib's."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(players * each):
+        hands[(dealer + 1 + i) % players].append(cards[i])
+    return hands, list(cards[players * each:players * each + to_crib])
+
+
+def _cut_dealer(cuts: Sequence[str], ten_value_ties: bool = False) -> int | None:
+    """The dealer of a cut for deal, worked out here from the rules: the lowest
+    card deals (ace low; with ten-value ties T J Q K all rank as ten); a tie for
+    the lowest cuts again (None)."""
+    order = "A23456789TJQK"
+    ranks = [min(order.index(c[0]), 9) if ten_value_ties else order.index(c[0]) for c in cuts]
+    low = min(ranks)
+    return None if ranks.count(low) > 1 else ranks.index(low)
 
 
 DEFAULT_RULES = ("players=2,target=121,five_and_two=False,ten_value_ties=False,tournament=False,"
@@ -640,15 +674,19 @@ def _dealt(options: GameOptions, dealer: int = 0, **kw: object) -> GameState:
 
 def _check_service_deal(g: GameState, cards_each: int, to_crib: int) -> None:
     """Every seat holds ``cards_each``, the crib ``to_crib``; together they are the
-    top of this deal's committed pack, and the rest of the pack is undealt."""
+    top of this deal's committed pack, and the rest of the pack is undealt.  The
+    pack is the test's own SHAKE-256 derivation (_shake_pack), not pack()."""
     pos = g.position
-    top = pack(g.deck_seed, g.deal)
-    assert pos.cards == top and len(set(top)) == 52
+    top = _shake_pack(g.deck_seed, g.deal)
+    assert [str(c) for c in pos.cards] == top and len(set(top)) == 52
     assert all(len(h) == cards_each for h in pos.hands) and len(pos.crib) == to_crib
-    out = [c for h in pos.hands for c in h] + list(pos.crib)
+    out = [str(c) for h in pos.hands for c in h] + [str(c) for c in pos.crib]
     k = len(out)
     assert len(set(out)) == k and set(out) == set(top[:k])
     assert len(top[k:]) == 52 - k
+    hands, crib = _shake_deal(top, len(pos.hands), pos.dealer, cards_each, to_crib)
+    assert [[str(c) for c in h] for h in pos.hands] == hands
+    assert [str(c) for c in pos.crib] == crib
 
 
 def test_five_and_two_server_deal() -> None:
@@ -886,6 +924,7 @@ def test_next_first_dealer() -> None:
 ])
 def test_cut_for_deal(opts: dict, cuts: str, dealer: int | None) -> None:
     o = GameOptions(deck="client", **opts)
+    assert _cut_dealer(cuts.split(), opts.get("ten_value_ties", False)) == dealer  # the test's helper
     assert cut_for_deal(o, cs(cuts)) == dealer
     if dealer is None:
         with pytest.raises(MalformedError) as exc:
@@ -915,16 +954,20 @@ def test_server_cut_for_deal_cuts_again_on_ties() -> None:
     for i in range(60):
         o = GameOptions(deck="seeded", seed=f"cut-{i}", ten_value_ties=True)
         g, events = new_game(o)
+        assert g.deck_seed == _sha256(f"cribbage/seeded/cut-{i}")[:32]
         assert all(e.type == "cut_for_deal" and e.deal == 0 for e in events)
         *ties, last = events
-        assert last.seat == g.dealer == g.first_dealer
-        assert cut_for_deal(o, last.cards) == g.dealer
+        # the low card, worked out in the test (_cut_dealer), deals
+        expected = _cut_dealer([str(c) for c in last.cards], ten_value_ties=True)
+        assert expected is not None
+        assert last.seat == g.dealer == g.first_dealer == expected
         for t in ties:
             seen_tie = True
             assert t.seat is None
-            assert cut_for_deal(o, t.cards) is None
-        # the cuts are the game's pack for deal 0 (deck.py), two cards a cut
-        assert [c for e in events for c in e.cards] == list(pack(g.deck_seed, 0)[:2 * len(events)])
+            assert _cut_dealer([str(c) for c in t.cards], ten_value_ties=True) is None
+        # the cuts are the game's pack for deal 0 (deck.py's SHAKE-256, derived
+        # here by _shake_pack), two cards a cut
+        assert [str(c) for e in events for c in e.cards] == _shake_pack(g.deck_seed, 0)[:2 * len(events)]
     assert seen_tie  # 60 cuts with ten-value ties: some tie (p ~ 0.2 each)
 
 
@@ -951,8 +994,9 @@ def test_wrong_phase() -> None:
     with pytest.raises(IllegalError) as exc:
         check(g.position, PLAY(1, "AC"))
     assert exc.value.rule == "wrong_phase"
-    assert exc.value.legal == legal(g)
-    assert len(exc.value.legal) == 2 * 15  # each seat: 6 choose 2 discards
+    # each seat's 6 choose 2 discards of its known hand, seat 0 first
+    assert exc.value.legal == _DISCARDS_2[0] + _DISCARDS_2[1]
+    assert len(exc.value.legal) == 2 * 15
     with pytest.raises(IllegalError) as exc:
         check(g.position, COUNT(1))
     assert exc.value.rule == "wrong_phase"
@@ -975,7 +1019,7 @@ def test_card_not_held() -> None:
     with pytest.raises(IllegalError) as exc:
         check(g.position, PLAY(1, "5H"))  # seat 0's card
     assert exc.value.rule == "card_not_held"
-    assert exc.value.legal == legal(g)
+    assert exc.value.legal == [PLAY(1, c) for c in ("AC", "2C", "3C", "4C")]  # seat 1 leads any card
     with pytest.raises(IllegalError) as exc:
         check(g.position, PLAY(1, "6D"))  # in the crib
     assert exc.value.rule == "card_not_held"
@@ -1076,10 +1120,10 @@ def test_apply_action_leaves_the_old_state_alone() -> None:
 
 def test_legal_actions_of_one_seat() -> None:
     g, _ = run(start(client()), SETUP_2[:1])
-    assert legal(g, 1) == [a for a in legal(g) if a.seat == 1] and len(legal(g, 1)) == 15
-    assert legal(g, 0) == legal_actions(g.position, 0)
+    assert legal(g, 1) == _DISCARDS_2[1] and len(legal(g, 1)) == 15
+    assert legal(g, 0) == legal_actions(g.position, 0) == _DISCARDS_2[0]
     g, _ = run(g, SETUP_2[1:] + PLAY_2[:1])
-    assert legal(g, 0) == [] and legal(g, 1) == legal(g)
+    assert legal(g, 0) == [] and legal(g, 1) == legal(g) == [PLAY(1, c) for c in ("AC", "2C", "3C", "4C")]
 
 
 # -- seeded and random decks: the deal is committed ------------------------------------------
@@ -1151,7 +1195,11 @@ def test_different_deck_seeds_deal_different_cards() -> None:
     a = _dealt(GameOptions(), deck_seed="00" * 16)
     b = _dealt(GameOptions(), deck_seed="00" * 15 + "01")
     assert a.position.hands != b.position.hands
-    assert a.position.hands == _dealt(GameOptions(), deck_seed="00" * 16).position.hands
+    # each is the hands dealt (seat 0 deals, seat 1 first) off the test's own
+    # SHAKE-256 derivation of the pack, not a second run of the same code
+    for g, seed in ((a, "00" * 16), (b, "00" * 15 + "01")):
+        hands, _ = _shake_deal(_shake_pack(seed, 1), 2, 0, 6)
+        assert [[str(c) for c in h] for h in g.position.hands] == hands
 
 
 def _resent(state: GameState) -> GameState:
@@ -1198,14 +1246,6 @@ def test_pinned_seeded_first_deal() -> None:
     g = _dealt(GameOptions(deck="seeded", seed="pinned"), dealer=0)
     assert g.deck_seed == PINNED_SEEDED_DECK_SEED
     assert tuple([str(c) for c in h] for h in g.position.hands) == PINNED_SEEDED_HANDS
-
-
-def _shake_pack(deck_seed: str, deal: int) -> list[str]:
-    """deck.py's pack, written out from its docstring: 52 big-endian 32-bit keys
-    from SHAKE-256, the cards (rank-major, suits C D H S) sorted by key."""
-    keys = struct.unpack(">52I", hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
-    names = [r + s for r in "A23456789TJQK" for s in "CDHS"]
-    return [names[i] for _, i in sorted(zip(keys, range(52)))]
 
 
 def test_pack_is_the_documented_function() -> None:
