@@ -26,7 +26,9 @@ scores and history, and altered records are rejected at the altered action.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import struct
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,12 +59,11 @@ from service.core.game import (
     replay_record,
     result,
 )
-from service.core.game.deck import pack
 from service.core.game.state_json import from_json, to_json
 from service.core.game.views import view
 from service.core.options import GameOptions
-from service.core.show import show_total
 from service.seal import Sealer
+from test_show_properties import reference_total_fast
 
 SEALER = Sealer("x" * 32)
 MAX_JSON_BYTES = 2048
@@ -91,6 +92,43 @@ def game_options(draw: st.DrawFn, decks: tuple[str, ...] = ("seeded", "random", 
         lurch=draw(st.booleans()),
         loser_deals_first=draw(st.booleans()),
     )
+
+
+# -- the pack, written out from deck.py's docstring ---------------------------------
+
+
+def shake_pack(deck_seed: str, deal: int) -> list[str]:
+    """The pack of deal ``deal`` as deck.py documents it, derived here with hashlib
+    (not pack()): 52 big-endian 32-bit keys from SHAKE-256 of
+    ``cribbage/deck/<seed>/<deal>``, the cards (rank-major, suits C D H S) sorted by key."""
+    keys = struct.unpack(">52I", hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
+    names = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+    return [names[i] for _, i in sorted(zip(keys, range(52)))]
+
+
+def shake_deal(cards: list[str], players: int, dealer: int, each: int, to_crib: int
+               ) -> tuple[list[list[str]], list[str], str]:
+    """The hands, the crib and the starter off ``cards`` as documented (position.py,
+    state_v1.py): one card at a time from the left of the dealer, the crib's, the starter."""
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(players * each):
+        hands[(dealer + 1 + i) % players].append(cards[i])
+    k = players * each
+    return hands, cards[k:k + to_crib], cards[k + to_crib]
+
+
+def shake_first_dealer(deck_seed: str, players: int, ten_value_ties: bool) -> int:
+    """The cut for deal off deal 0's pack, one card a seat per cut, worked out from
+    the rules: the low card deals (ace low; with ten-value ties T J Q K are all
+    ten); a tie for the lowest cuts again with the next cards."""
+    cards = shake_pack(deck_seed, 0)
+    order = "A23456789TJQK"
+    for i in range(0, 52 - players + 1, players):
+        ranks = [min(order.index(c[0]), 9) if ten_value_ties else order.index(c[0])
+                 for c in cards[i:i + players]]
+        if ranks.count(min(ranks)) == 1:
+            return ranks.index(min(ranks))
+    raise AssertionError("the whole pack cut in ties")
 
 
 # -- the test's own model of a deal ---------------------------------------------------
@@ -239,7 +277,7 @@ def choose(state: GameState, rnd: random.Random) -> GameAction:
         return Cut(a.seat, rnd.choice([c for c in CARDS if c not in used]))
     if type(a) is Count and (o.muggins or rnd.random() < 0.1) and rnd.random() < 0.6:
         is_crib = pos.shown == o.players
-        total = show_total(pos.crib if is_crib else pos.hands[a.seat], pos.starter, crib=is_crib)
+        total = reference_total_fast(pos.crib if is_crib else pos.hands[a.seat], pos.starter, crib=is_crib)
         claim = rnd.choice([rnd.randint(0, 29), max(0, total - rnd.randint(1, 4)), total,
                             min(29, total + rnd.randint(1, 4)), 0])
         return Count(a.seat, claim)
@@ -294,16 +332,21 @@ def check_cards(state: GameState, table: Table) -> None:
         assert state.deck_seed is None and pos.cards is None
         return
     # a service deck: the deal is the top of the pack committed by the deck seed
-    committed = pack(state.deck_seed, state.deal)
-    assert pos.cards == committed and len(set(committed)) == 52
+    # (the pack derived in the test from deck.py's docstring, not pack())
+    committed = shake_pack(state.deck_seed, state.deal)
+    assert [str(c) for c in pos.cards] == committed and len(set(committed)) == 52
     if pos.phase != "deal":
         k = n * o.cards_dealt + o.dealt_to_crib
-        dealt = [c for h in table.dealt for c in h] + list(table.dealt_crib)
+        dealt = [str(c) for h in table.dealt for c in h] + [str(c) for c in table.dealt_crib]
         assert len(dealt) == k and set(dealt) == set(committed[:k])
+        hands, crib, _ = shake_deal(committed, n, table.dealer, o.cards_dealt, o.dealt_to_crib)
+        assert [[str(c) for c in h] for h in table.dealt] == hands
+        assert [str(c) for c in table.dealt_crib] == crib
         if pos.starter is not None:
-            assert pos.starter in committed[k:]
-    undealt = [c for c in committed if c not in set(out)]
-    assert len(out) + len(undealt) == 52 and set(out) | set(undealt) == set(CARDS)
+            assert str(pos.starter) in committed[k:]
+    outs = {str(c) for c in out}
+    undealt = [c for c in committed if c not in outs]
+    assert len(out) + len(undealt) == 52 and outs | set(undealt) == {str(c) for c in CARDS}
 
 
 def check_step(before: GameState, after: GameState, events: list[GameEvent]) -> None:
@@ -363,7 +406,8 @@ def check_claims(before: GameState, action: GameAction, after: GameState, events
         pos = before.position
         is_crib = pos.shown == o.players
         cards = pos.crib if is_crib else pos.hands[action.seat]
-        assert own == show_total(cards, pos.starter, crib=is_crib)
+        # the reference scorer of test_show_properties.py (written from docs/rules.md)
+        assert own == reference_total_fast(cards, pos.starter, crib=is_crib)
         assert base[o.side_of(action.seat)] == own and sum(base) == own
 
 
@@ -661,6 +705,27 @@ def test_seeded_games_replay_identically(options: GameOptions, seed: int) -> Non
     # the game ids differ (fresh CSPRNG bits), everything dealt and pegged does not
     assert a.final.position == b.final.position and a.final.deck_seed == b.final.deck_seed
     assert deal_records(a.events) == deal_records(b.events)
+    # and what is dealt is the documented construction, derived in the test: the
+    # deck seed from the seed text, the first dealer from the cut for deal, each
+    # deal's hands, crib and starter off its SHAKE-256 pack
+    o = options
+    deck_seed = hashlib.sha256(f"cribbage/seeded/{o.seed}".encode()).hexdigest()[:32]
+    first = shake_first_dealer(deck_seed, o.players, o.ten_value_ties)
+    for game in (a, b):
+        assert game.final.deck_seed == deck_seed
+        records = deal_records(game.events)
+        assert records
+        for k, record in enumerate(records, start=1):
+            dealer = (first + k - 1) % o.players
+            hands, crib, starter = shake_deal(shake_pack(deck_seed, k), o.players, dealer,
+                                              o.cards_dealt, o.dealt_to_crib)
+            deal = parse_action(record[0])
+            assert type(deal) is Deal and deal.seat == dealer, (k, record[0])
+            assert [[str(c) for c in h] for h in deal.hands] == hands, k
+            assert [str(c) for c in deal.crib] == crib, k
+            # nothing scores before the cut, so even the last deal's record has one
+            cuts = [parse_action(t) for t in record if t.startswith("cut ")]
+            assert len(cuts) == 1 and str(cuts[0].starter) == starter, (k, record)
 
 
 # -- (g): the state does not grow ----------------------------------------------------------
