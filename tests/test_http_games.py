@@ -26,8 +26,7 @@ import pytest
 from conftest import fields, problem
 
 from service.app import create_app
-from service.core.game.state_json import from_json, options_json
-from service.core.options import GameOptions
+from service.core.game.state_json import from_json
 
 START = "/v1/games"
 ADVANCE = "/v1/games/advance"
@@ -489,12 +488,31 @@ SEED_DECK_SEED = "37c84615479a1b9ed1492c6f5b368f11"
 SEED_HANDS = [["8D", "KH", "2S", "3H", "7S", "6H"], ["KC", "7D", "4D", "8H", "AC", "AH"]]
 
 
+def shake_pack(deck_seed: str, deal: int) -> list[str]:
+    """The pack of a deal as deck.py's docstring documents it, with hashlib alone:
+    the 52 cards (rank-major, suits C D H S) sorted by 52 big-endian 32-bit
+    SHAKE-256 keys of ``cribbage/deck/<deck seed>/<deal>``."""
+    keys = struct.unpack(">52I", hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
+    names = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+    return [names[i] for _, i in sorted(zip(keys, range(52)))]
+
+
+def shake_deal(deck_seed: str, deal: int, players: int, dealer: int, each: int,
+               to_crib: int = 0) -> tuple[list[list[str]], list[str]]:
+    """The hands and the crib dealt off :func:`shake_pack` as documented: one card
+    at a time from the left of the dealer, then the crib's."""
+    cards = shake_pack(deck_seed, deal)
+    dealt: list[list[str]] = [[] for _ in range(players)]
+    for i in range(players * each):
+        dealt[(dealer + 1 + i) % players].append(cards[i])
+    return dealt, cards[players * each:players * each + to_crib]
+
+
 def test_seeded_deck_pin_is_the_documented_construction():
     assert hashlib.sha256(b"cribbage/seeded/http-games").hexdigest()[:32] == SEED_DECK_SEED
-    keys = struct.unpack(">52I", hashlib.shake_256(f"cribbage/deck/{SEED_DECK_SEED}/1".encode()).digest(208))
-    names = [r + s for r in "A23456789TJQK" for s in "CDHS"]
-    pack = [names[i] for _, i in sorted(zip(keys, range(52)))]
+    pack = shake_pack(SEED_DECK_SEED, 1)
     assert [pack[1:12:2], pack[0:12:2]] == SEED_HANDS  # seat 1 (the pone) is dealt first
+    assert shake_deal(SEED_DECK_SEED, 1, 2, 0, 6) == (SEED_HANDS, [])
 
 
 def test_seeded_deck_is_reproducible(client):
@@ -537,8 +555,13 @@ def test_random_deck_cuts_for_deal(client):
 def test_random_deal_is_committed(client):
     """The pack is fixed by the state: re-sending the same pre-deal state deals the same cards."""
     g = start(client, {"options": {"players": 3}})
-    deals = [hands(step(client, g, g["legal_actions"][0])) for _ in range(3)]
+    answers = [step(client, g, g["legal_actions"][0]) for _ in range(3)]
+    deals = [hands(a) for a in answers]
     assert deals[0] == deals[1] == deals[2]
+    # and each is the deal of the state's deck seed, derived in the test (5 each, 1 to the crib)
+    expected, crib = shake_deal(g["state"]["deck_seed"], 1, 3, g["state"]["dealer"], 5, 1)
+    for a in answers:
+        assert hands(a) == expected and a["view"]["crib"] == crib
 
 
 def test_client_deck_with_cuts(client):
@@ -1110,9 +1133,18 @@ def check_v1_answer(v1: dict, body: dict) -> None:
     assert v["options"] == {k: val for k, val in options_of(v1).items() if k != "seed"}
 
 
+# The documented defaults (docs/rules.md: two players to 121, every variant off;
+# a random deck), written down here rather than read from the service.
+DEFAULT_OPTIONS = {"players": 2, "target": 121, "five_and_two": False, "deck": "random", "seed": None,
+                   "ten_value_ties": False, "tournament": False, "muggins": False, "muggins_in_play": False,
+                   "skunk": False, "double_skunk_games": 3, "lurch": False, "loser_deals_first": False}
+
+
 def options_of(body: dict) -> dict:
     """The options that differ from the defaults, as a v2 state and view write them."""
-    return options_json(GameOptions(**body["options"]))
+    options = body["options"]
+    assert set(options) <= set(DEFAULT_OPTIONS), options
+    return {k: v for k, v in options.items() if v != DEFAULT_OPTIONS[k]}
 
 
 @pytest.mark.parametrize("entry", V1["states"], ids=[e["name"] for e in V1["states"]])
