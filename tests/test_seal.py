@@ -81,6 +81,25 @@ def _old_v1_seal(secret: str | bytes, state: dict, nonce: bytes | None = None) -
     return "v1." + base64.urlsafe_b64encode(nonce + body).decode().rstrip("=")
 
 
+# -- the v2 keys, derived here from the secret (HKDF-SHA256, salt b"cribbage-service",
+# one info label per purpose), not read from a Sealer --------------------------
+
+def _hkdf(secret: str, info: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"cribbage-service", info=info).derive(secret.encode())
+
+
+def _key_id(secret: str) -> str:
+    return hmac.new(_hkdf(secret, b"cribbage/v2/key-id"), b"key-id", hashlib.sha256).hexdigest()[:8]
+
+
+# Regression pins for SECRET, written down once from the derivations above
+# (and equal to what the service gave at the time): a change to the key
+# derivation would silently invalidate every issued token and seat token.
+PINNED_KEY_ID = "ab6b33eb"
+PINNED_SEAT_TOKEN_GAME_3 = "st.3.BO74RBqkK4vt1NA8VH6EIA"     # seat 3 of GAME
+PINNED_DECK_SEED_MY_SEED = "3e9aa6ed0581d2473e76ce94a1a0306d"  # deck_seed("my seed")
+
+
 def _authentic_v2(sealer: Sealer, plain: bytes, game_id: str = GAME, seq: str = "1") -> str:
     """A v2 token that authenticates under ``sealer``'s key but carries ``plain``
     (only someone holding the secret can make one)."""
@@ -129,8 +148,9 @@ def test_aad_and_plaintext_are_as_specified(sealer: Sealer) -> None:
     state = {"phase": "play", "n": 3}
     token = sealer.seal(state, GAME, 17)
     _, blob = _split(token)
-    aad = b"cribbage-state/v2|" + sealer.key_id.encode() + b"|" + GAME.encode() + b"|17"
-    plain = sealer._current.v2.decrypt(blob[:12], blob[12:], aad)
+    # the key and the key id derived in the test from SECRET, not taken from the sealer
+    aad = b"cribbage-state/v2|" + _key_id(SECRET).encode() + b"|" + GAME.encode() + b"|17"
+    plain = AESGCM(_hkdf(SECRET, b"cribbage/v2/state-seal")).decrypt(blob[:12], blob[12:], aad)
     assert orjson.loads(zlib.decompress(plain)) == state
     assert len(blob) == 12 + len(plain) + 16
 
@@ -565,10 +585,11 @@ def test_colliding_key_ids_still_open() -> None:
 def test_seat_token_format(sealer: Sealer) -> None:
     token = sealer.seat_token(GAME, 3)
     assert re.fullmatch(r"st\.3\.[A-Za-z0-9_-]{22}", token), token
-    mac = hmac.new(sealer._current.seat, f"{GAME}/3".encode(), hashlib.sha256).digest()[:16]
-    assert token == "st.3." + _b64(mac)
-    assert sealer.seat_token(GAME, 3) == token  # deterministic
-    assert Sealer(SECRET).seat_token(GAME, 3) == token
+    # the seat key derived in the test (HKDF of SECRET), and the regression pin
+    mac = hmac.new(_hkdf(SECRET, b"cribbage/v2/seat-token"), f"{GAME}/3".encode(), hashlib.sha256).digest()[:16]
+    assert token == "st.3." + _b64(mac) == PINNED_SEAT_TOKEN_GAME_3
+    assert sealer.seat_token(GAME, 3) == PINNED_SEAT_TOKEN_GAME_3  # deterministic: a second call, the same pin
+    assert Sealer(SECRET).seat_token(GAME, 3) == PINNED_SEAT_TOKEN_GAME_3
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -670,8 +691,9 @@ def test_deck_seed(sealer: Sealer) -> None:
     # not computable from the seed alone, nor with the raw secret as key
     assert a not in (hashlib.sha256(b"my seed").hexdigest()[:32],
                      hmac.new(SECRET.encode(), b"my seed", hashlib.sha256).hexdigest()[:32])
-    expected = hmac.new(sealer._current.deck, b"my seed", hashlib.sha256).hexdigest()[:32]
-    assert a == expected
+    # the deck key derived in the test (HKDF of SECRET), and the regression pin
+    expected = hmac.new(_hkdf(SECRET, b"cribbage/v2/deck-seed"), b"my seed", hashlib.sha256).hexdigest()[:32]
+    assert a == expected == PINNED_DECK_SEED_MY_SEED
     assert len({sealer.deck_seed(f"seed-{i}") for i in range(200)}) == 200
     with pytest.raises(TypeError):
         sealer.deck_seed(None)  # type: ignore[arg-type]
@@ -703,6 +725,7 @@ def test_key_id(sealer: Sealer) -> None:
     derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"cribbage-service",
                    info=seal_module._INFO_KEY_ID).derive(SECRET.encode())
     assert kid == hmac.new(derived, b"key-id", hashlib.sha256).hexdigest()[:8]
+    assert kid == _key_id(SECRET) == PINNED_KEY_ID
 
 
 # -- construction and environment ---------------------------------------------
