@@ -9,6 +9,8 @@ check that no answer shows a card the asking seat may not see.
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import json
 import os
 import random
@@ -25,7 +27,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from test_http_games import (
     ADVANCE, ALL_CARDS, MAX_TOKEN_CHARS, SEED, START, VIEW, cards_in, check_event, check_game_response,
     check_v1_answer, check_view_cards, client_post, hidden_cards, open_sealed, play_sealed_game,
-    token_header,
+    shake_deal, token_header,
 )
 
 from service.app import create_app
@@ -33,6 +35,27 @@ from service.seal import Sealer
 
 SECRET = "s" * 32
 SEALER = Sealer(SECRET)
+
+
+# What SECRET seals with, derived here as service/seal.py documents it (HKDF-SHA256
+# of the secret, salt b"cribbage-service", one info label per purpose; HMAC-SHA256
+# under the derived keys), not read back from SEALER.
+def _hkdf(info: bytes) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=b"cribbage-service", info=info).derive(SECRET.encode())
+
+
+KEY_ID = hmac.new(_hkdf(b"cribbage/v2/key-id"), b"key-id", hashlib.sha256).hexdigest()[:8]
+
+
+def seat_token(game_id: str, seat: int) -> str:
+    """st.<seat>.<base64url(HMAC-SHA256(seat key, "<game_id>/<seat>")[:16])>."""
+    mac = hmac.new(_hkdf(b"cribbage/v2/seat-token"), f"{game_id}/{seat}".encode(), hashlib.sha256).digest()[:16]
+    return f"st.{seat}." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def deck_seed(seed: str) -> str:
+    """A sealed seeded game's deck seed: HMAC-SHA256 of the seed under the deck key, 32 hex."""
+    return hmac.new(_hkdf(b"cribbage/v2/deck-seed"), seed.encode(), hashlib.sha256).hexdigest()[:32]
 V1 = json.loads((Path(__file__).parent / "data" / "v1_states.json").read_text())
 
 
@@ -92,12 +115,12 @@ class Game:
 
     def view(self, seat: int | None) -> dict:
         body = ok(look(self.client, self.state, None if seat is None else self.tokens[seat]))
-        check_game_response(body, sealed=True, seat=seat, key_id=SEALER.key_id)
+        check_game_response(body, sealed=True, seat=seat, key_id=KEY_ID)
         return body
 
     def do(self, action: dict) -> dict:
         body = ok(act(self.client, self.state, action, self.tokens[action["seat"]]))
-        check_game_response(body, sealed=True, seat=action["seat"], key_id=SEALER.key_id)
+        check_game_response(body, sealed=True, seat=action["seat"], key_id=KEY_ID)
         self.body = body
         return body
 
@@ -117,7 +140,7 @@ class Game:
 
 def new_game(client, body=SEED) -> Game:
     g = start(client, body)
-    check_game_response(g, sealed=True, seat=None, key_id=SEALER.key_id, tokens=True)
+    check_game_response(g, sealed=True, seat=None, key_id=KEY_ID, tokens=True)
     return Game(client, g)
 
 
@@ -133,12 +156,12 @@ def dealt(client, body=SEED) -> Game:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_sealed_start(sealed, players):
     body = start(sealed, {"options": {"players": players}})
-    check_game_response(body, sealed=True, seat=None, key_id=SEALER.key_id, tokens=True)
+    check_game_response(body, sealed=True, seat=None, key_id=KEY_ID, tokens=True)
     kid, game_id, seq = token_header(body["state"])
-    assert (kid, game_id, seq) == (SEALER.key_id, body["game_id"], 0)
+    assert (kid, game_id, seq) == (KEY_ID, body["game_id"], 0)
     assert body["view"]["seat"] is None and body["legal_actions"] == []
     assert len(set(body["seat_tokens"])) == players
-    assert body["seat_tokens"] == [SEALER.seat_token(game_id, s) for s in range(players)]
+    assert body["seat_tokens"] == [seat_token(game_id, s) for s in range(players)]  # derived in the test
     assert len(body["state"]) < MAX_TOKEN_CHARS
     assert all(e["type"] == "cut_for_deal" for e in body["events"])
 
@@ -401,6 +424,12 @@ def test_the_deal_is_committed(sealed):
         assert token_header(body["state"])[1:] == (g.body["game_id"], 1)
     assert all(s == seen[0] for s in seen)
     assert seen[0][0] == seen[0][1][dealer] and None not in seen[0][0]
+    # and the cards are the deal of the token's deck seed (read with the test's
+    # SEALER), dealt off the test's own SHAKE-256 derivation of the pack
+    inside = SEALER.unseal(before).state
+    assert inside["dealer"] == dealer
+    expected, _ = shake_deal(inside["deck_seed"], 1, 3, dealer, 5, 1)
+    assert seen[0] == (expected[dealer], expected)
 
 
 def test_a_seeded_sealed_pack_is_mixed_with_the_secret(sealed, plain):
@@ -410,8 +439,11 @@ def test_a_seeded_sealed_pack_is_mixed_with_the_secret(sealed, plain):
     s1, s2 = dealt(sealed, body), dealt(sealed, body)
     assert s1.view(0)["view"]["hands"][0] != p[0]
     # The operator reproduces it (same secret, same seed: same pack); another secret does not.
-    assert s1.view(0)["view"]["hands"][0] == s2.view(0)["view"]["hands"][0]
-    assert s1.truth().deck_seed == SEALER.deck_seed("same-seed")
+    # The deck seed is derived in the test from SECRET, the hands from its pack (seat 0 deals).
+    mixed = deck_seed("same-seed")
+    expected, _ = shake_deal(mixed, 1, 2, 0, 6)
+    assert s1.view(0)["view"]["hands"][0] == s2.view(0)["view"]["hands"][0] == expected[0]
+    assert s1.truth().deck_seed == s2.truth().deck_seed == mixed
     other_sealer = Sealer("q" * 32)
     other = falcon.testing.TestClient(create_app(sealer=other_sealer))
     o = start(other, body)
