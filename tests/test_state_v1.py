@@ -15,6 +15,7 @@ import copy
 import hashlib
 import json
 import random
+import struct
 import zlib
 from dataclasses import replace
 from pathlib import Path
@@ -29,12 +30,11 @@ from hypothesis import strategies as st
 
 from service.core.cards import CARDS, Card
 from service.core.errors import MalformedError
-from service.core.game import Count, Cut, Deal, Discard, Go, PlayCard, apply_action, genesis, legal, notation
+from service.core.game import Count, Cut, Deal, Discard, Go, PlayCard, apply_action, legal, notation
 from service.core.game.state import GameState, result
 from service.core.game.state_json import from_json, to_json
 from service.core.game import state_v1
 from service.core.game.state_v1 import MAX_LOG, from_v1
-from service.core.options import GameOptions
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "v1_states.json").read_text())
 STATES: list[dict[str, Any]] = CORPUS["states"]
@@ -81,9 +81,9 @@ def test_the_sealed_copies_are_the_plain_states() -> None:
     for entry in STATES:
         opened = _open_v1(CORPUS["secret"], entry["sealed"])
         assert opened == entry["plain"], entry["name"]
-    # and the opened copy converts to the same v2 state as the plain one
+    # and the opened copy converts to the position the plain v1 JSON shows
     entry = STATES[len(STATES) // 2]
-    assert from_v1(_open_v1(CORPUS["secret"], entry["sealed"])) == from_v1(entry["plain"])
+    _check_facts(entry["plain"], from_v1(_open_v1(CORPUS["secret"], entry["sealed"])))
 
 
 def test_the_corpus_covers_every_phase_and_table() -> None:
@@ -95,6 +95,44 @@ def test_the_corpus_covers_every_phase_and_table() -> None:
 
 
 # -- what the v1 JSON says, read independently of the converter ------------------
+
+
+# The options of a game, in the order state.py's genesis lists the rules (deck
+# and seed are left out of the rules: a record gives its cards outright).
+OPTION_NAMES = ("players", "target", "five_and_two", "deck", "seed", "ten_value_ties", "tournament", "muggins",
+                "muggins_in_play", "skunk", "double_skunk_games", "lurch", "loser_deals_first")
+RULE_NAMES = tuple(n for n in OPTION_NAMES if n not in ("deck", "seed"))
+
+
+def _canonical(v1: dict[str, Any]) -> bytes:
+    return json.dumps(v1, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _game_id(v1: dict[str, Any], salt: str = "") -> str:
+    """state_v1.py: sha256(b"cribbage/v1-game/" + canonical JSON + salt)[:32]."""
+    return hashlib.sha256(b"cribbage/v1-game/" + _canonical(v1) + salt.encode()).hexdigest()[:32]
+
+
+def _deck_seed(v1: dict[str, Any], salt: str = "") -> str | None:
+    """state_v1.py: sha256(b"cribbage/v1-conversion/" + canonical JSON + salt)[:32]
+    (none with a client deck)."""
+    if v1["options"]["deck"] == "client":
+        return None
+    return hashlib.sha256(b"cribbage/v1-conversion/" + _canonical(v1) + salt.encode()).hexdigest()[:32]
+
+
+def _genesis(game_id: str, options: dict[str, Any], first_dealer: int) -> str:
+    """The history before the first deal, as state.py documents it (written out here)."""
+    rules = ",".join(f"{n}={options[n]}" for n in RULE_NAMES)
+    return hashlib.sha256(f"cribbage-game/2\n{game_id}\n{rules}\n{first_dealer}".encode()).hexdigest()
+
+
+def _shake_pack(deck_seed: str, deal: int) -> list[str]:
+    """deck.py's pack, written out from its docstring: 52 big-endian 32-bit keys
+    from SHAKE-256, the cards (rank-major, suits C D H S) sorted by key."""
+    keys = struct.unpack(">52I", hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
+    names = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+    return [names[i] for _, i in sorted(zip(keys, range(52)))]
 
 
 def _v1_deal(v1: dict[str, Any]) -> int:
@@ -125,7 +163,10 @@ def _check_facts(v1: dict[str, Any], state: GameState) -> None:
     assert (state.deal, pos.deal, pos.phase) == (deal, deal, phase)
     assert pos.dealer == state.dealer == v1["dealer"]
     assert state.first_dealer == v1["first_dealer"]
-    assert state.options == GameOptions.from_json(v1["options"])
+    # the options field by field against the v1 JSON (not through GameOptions.from_json)
+    assert set(v1["options"]) == set(OPTION_NAMES)
+    assert {n: getattr(o, n) for n in OPTION_NAMES} == v1["options"]
+    assert state.game_id == _game_id(v1)
     assert pos.pegs == tuple((s["front"], s["back"]) for s in v1["scores"])
     assert [set(h) for h in pos.hands] == [set(_cards(h)) for h in v1["hands"]]
     assert all(len(h) == len(v) for h, v in zip(pos.hands, v1["hands"]))
@@ -152,12 +193,13 @@ def _check_facts(v1: dict[str, Any], state: GameState) -> None:
     assert state.seq == sum(e["type"] in ACTION_TYPES for e in log)
     assert state.deal_seq == sum(e["type"] in ACTION_TYPES for e in before)
     assert state.pegs == tuple(_v1_peg(before, o.sides))
+    start = _genesis(_game_id(v1), v1["options"], v1["first_dealer"])  # the test's own genesis
     if deal == 1:
-        assert state.history == genesis(state.game_id, o, state.first_dealer)
+        assert state.history == start
     else:
         # the v2 chain over the finished deals' records, which the converter
         # rebuilt from the log and replayed
-        assert len(state.history) == 64 and state.history != genesis(state.game_id, o, state.first_dealer)
+        assert len(state.history) == 64 and state.history != start
 
     # This deal's actions, one per v1 log entry, in the record notation.
     entries = [e for e in current if e["type"] != "game_over"]
@@ -179,11 +221,10 @@ def _check_facts(v1: dict[str, Any], state: GameState) -> None:
         if type(a) in (PlayCard, Go, Count) and any(s["kind"] == "muggins" for s in e.get("scores", [])):
             assert a.claim == sum(s["points"] for s in e["scores"] if s["seat"] == e["seat"])
 
-    canonical = json.dumps(v1, sort_keys=True, separators=(",", ":")).encode()
     if o.deck == "client":
         assert state.deck_seed is None and state.deal_cards is None and pos.cards is None
     else:
-        assert state.deck_seed == hashlib.sha256(b"cribbage/v1-conversion/" + canonical).hexdigest()[:32]
+        assert state.deck_seed == _deck_seed(v1)
         if phase == "deal":
             assert state.deal_cards is None
         else:
@@ -206,6 +247,9 @@ def test_converting_twice_gives_the_same_state() -> None:
     for name, plain in CASES:
         a, b = from_v1(copy.deepcopy(plain)), from_v1(copy.deepcopy(plain))
         assert a == b and to_json(a) == to_json(b), name
+        # both are the documented hashes of the v1 state, not just equal to each other
+        for s in (a, b):
+            assert (s.game_id, s.deck_seed) == (_game_id(plain), _deck_seed(plain)), name
 
 
 def test_each_state_converts_to_its_own_game_and_the_salt_is_mixed_in() -> None:
@@ -218,7 +262,10 @@ def test_each_state_converts_to_its_own_game_and_the_salt_is_mixed_in() -> None:
     assert len({s.deck_seed for s in converted}) == len(converted)
     salted = [from_v1(p, salt="token-digest") for p in mix[:5]]
     assert all(a.game_id != b.game_id and a.deck_seed != b.deck_seed for a, b in zip(converted, salted))
-    assert [s.game_id for s in salted] == [from_v1(p, salt="token-digest").game_id for p in mix[:5]]
+    # the documented hashes, with and without the salt
+    assert [(s.game_id, s.deck_seed) for s in converted] == [(_game_id(p), _deck_seed(p)) for p in mix]
+    assert [(s.game_id, s.deck_seed) for s in salted] == [
+        (_game_id(p, "token-digest"), _deck_seed(p, "token-digest")) for p in mix[:5]]
 
 
 def test_the_muggins_claims_are_rebuilt() -> None:
@@ -291,12 +338,29 @@ def test_a_converted_game_plays_to_its_end(name: str) -> None:
 
 def test_the_same_v1_state_continues_identically() -> None:
     name = next(n for n in _by_phase(("play",)) if not n.endswith("-client"))
+    v1 = _v1(name)
+    game_id, deck_seed = _game_id(v1), _deck_seed(v1)
     runs = []
     for _ in range(2):
         state, rnd, seen = from_v1(_v1(name)), random.Random(7), []
+        first_deal, later_deals = state.deal, 0
         while state.phase != "over":
+            before = state
             state, _ = apply_action(state, _choose(state, rnd))
             seen.append(to_json(state))
+            # every state is the documented game id and deck seed of the v1 state ...
+            assert (state.game_id, state.deck_seed) == (game_id, deck_seed)
+            if before.phase == "deal" and state.deal > first_deal:
+                # ... and each later deal is dealt off that deck seed's pack (the
+                # test's SHAKE-256 derivation): one card at a time from the left of the dealer
+                later_deals += 1
+                o, n = state.options, state.options.players
+                cards = _shake_pack(deck_seed, state.deal)
+                hands: list[list[str]] = [[] for _ in range(n)]
+                for i in range(n * o.cards_dealt):
+                    hands[(state.dealer + 1 + i) % n].append(cards[i])
+                assert [[str(c) for c in h] for h in state.actions[-1].hands] == hands
+        assert later_deals > 0
         runs.append(seen)
     assert runs[0] == runs[1]
 
