@@ -297,3 +297,101 @@ def test_limit_is_configurable(monkeypatch):
     problem(c.simulate_post(URL, body=GOOD, headers={"Content-Type": "application/json"}), 413)
     c = falcon.testing.TestClient(create_app(max_body_bytes=len(GOOD)))
     assert c.simulate_post(URL, body=GOOD, headers={"Content-Type": "application/json"}).status_code == 200
+
+
+# --- the lean paths give what marshmallow's full path gives -------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from service.http.resources.pegging import GoRequest, PeggingScoreRequest  # noqa: E402
+from service.http.schemas import HandScoreRequest, LeanSchema  # noqa: E402
+
+_SPELLINGS = ["5H", "5h", " 5h\t", "10H", "TH", "th", "1c", "AC", "K♠", "q♢", "JD", "5D", "5H\n", "XX", "11S", ""]
+_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2, 40), st.floats(allow_nan=False), st.sampled_from(_SPELLINGS)),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(["seat", "card", "go", "x"]), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)
+_KEYS = ["cards", "starter", "crib", "players", "pone", "plays", "hands", "complete", "tournament", "count",
+         "count_cards", "hand", "colour"]
+
+
+def _full_load(schema, data):
+    lean, schema._lean = schema._lean, None
+    try:
+        return ("ok", schema.load(data))
+    except Exception as err:  # noqa: BLE001 -- compared below
+        return ("error", type(err).__name__, getattr(err, "messages", str(err)))
+    finally:
+        schema._lean = lean
+
+
+def _lean_load(schema, data):
+    try:
+        return ("ok", schema.load(data))
+    except Exception as err:  # noqa: BLE001
+        return ("error", type(err).__name__, getattr(err, "messages", str(err)))
+
+
+@pytest.mark.parametrize("schema", [HandScoreRequest(), PeggingScoreRequest(), GoRequest()],
+                         ids=lambda s: type(s).__name__)
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_lean_load_is_schema_load(schema, data):
+    assert isinstance(schema, LeanSchema) and schema._lean is not None
+    body = data.draw(st.dictionaries(st.sampled_from(_KEYS), _VALUES, max_size=6))
+    assert _lean_load(schema, body) == _full_load(schema, body)
+
+
+@pytest.mark.parametrize("body", [
+    {"cards": ["5H", "5C", "5S", "JD"], "starter": "5D"},
+    {"cards": ["10h", "tc", "5♥", "K♠"], "starter": " as", "crib": True},
+    {"cards": ["5H", "5C", "5S", "JD"], "starter": "5h"},
+    {"cards": ["5H", "5C", "5S"], "starter": "5D", "colour": 1},
+])
+def test_lean_load_is_schema_load_for_hands(body):
+    schema = HandScoreRequest()
+    assert _lean_load(schema, body) == _full_load(schema, body)
+
+
+# --- metrics: one buffered row a request, written in bulk ---------------------------
+
+
+def test_buffered_metrics_write_what_observe_would():
+    from prometheus_client import CollectorRegistry, Histogram, generate_latest
+
+    from service.http import metrics
+
+    seconds = [0.0001, 0.0005, 0.0007, 0.001, 0.003, 0.2, 0.99, 1.0, 3.0, 0.0005]
+    for s in seconds:
+        metrics.observe("POST", "/test/buffered", 200, s)
+    metrics.observe("BREW", None, 418, 0.01)
+    metrics.flush()
+    text = metrics.exposition()[0].decode()
+
+    registry = CollectorRegistry()
+    direct = Histogram("cribbage_http_request_duration_seconds", "x", ("method", "route"),
+                       buckets=metrics.BUCKETS, registry=registry)
+    for s in seconds:
+        direct.labels("POST", "/test/buffered").observe(s)
+    def samples(text):  # buckets, count and sum (not _created, a time stamp)
+        return [l for l in text.splitlines() if "/test/buffered" in l and l.startswith(
+            ("cribbage_http_request_duration_seconds_bucket", "cribbage_http_request_duration_seconds_count",
+             "cribbage_http_request_duration_seconds_sum"))]
+
+    expected, got = samples(generate_latest(registry).decode()), samples(text)
+    assert len(expected) == len(metrics.BUCKETS) + 3
+    assert got == expected
+    assert 'cribbage_http_requests_total{method="POST",route="/test/buffered",status="200"} 10.0' in text
+    assert 'cribbage_http_requests_total{method="OTHER",route="unmatched",status="418"} 1.0' in text
+
+
+def test_metrics_buffer_is_written_at_the_scrape(client):
+    for _ in range(3):
+        client.simulate_get("/openapi.yaml")
+    text = client.simulate_get("/metrics").text
+    line = next(l for l in text.splitlines()
+                if l.startswith('cribbage_http_requests_total{method="GET",route="/openapi.yaml",status="200"}'))
+    assert float(line.split()[-1]) >= 3

@@ -25,9 +25,9 @@ prints the figure: "middleware").
 from __future__ import annotations
 
 import io
-import os
 import re
 import time
+from random import getrandbits
 
 import falcon
 import structlog
@@ -42,8 +42,9 @@ log = structlog.get_logger("service.http")
 
 
 def new_request_id() -> str:
-    """32 random hex digits (as ``uuid4().hex``, a quarter of its cost)."""
-    return os.urandom(16).hex()
+    """32 random hex digits, like ``uuid4().hex`` at a fifth of its cost: an id
+    to find a request by, not a secret (``random`` reseeds in every forked worker)."""
+    return "%032x" % getrandbits(128)
 
 
 class Edge:

@@ -14,7 +14,7 @@ from typing import Any
 
 import falcon
 import orjson
-from marshmallow import ValidationError, fields, missing, validate, validates_schema
+from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
 from service.core.errors import IllegalError, MalformedError
@@ -22,11 +22,12 @@ from service.core.play import Go, Play, PlayCard, replay, rule_on_go
 
 from ..actions import action_json
 from ..media import read_json_object
-from ..schemas import Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
+from ..schemas import ArrayOf, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
 
 MAX_PLAYS = 64
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4))
 _GOS = tuple(Go(seat) for seat in range(4))
+_NAMES = tuple(str(c) for c in CARDS)
 
 
 class PlayEntries(fields.Field):
@@ -104,7 +105,7 @@ class PeggingScoreRequest(DistinctCardsSchema):
     players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
     plays = PlayEntries(required=True)
-    hands = fields.List(Cards(4, what="a seat's hand for the play"), validate=validate.Length(2, 4))
+    hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
     complete = StrictBoolean(load_default=False)
     tournament = StrictBoolean(load_default=False)
 
@@ -116,8 +117,7 @@ class GoRequest(DistinctCardsSchema):
     hand = Cards(1, 4, what="a seat asking about go", required=True)
     tournament = StrictBoolean(load_default=False)
 
-    @validates_schema
-    def _count_or_cards(self, data: dict[str, Any], **_: Any) -> None:
+    def check(self, data: dict[str, Any]) -> None:
         if ("count" in data) == ("count_cards" in data):
             raise ValidationError("give either count or count_cards")
 
@@ -125,14 +125,23 @@ class GoRequest(DistinctCardsSchema):
 def score_json(s: Any) -> dict[str, Any]:
     out = {"seat": s.seat, "kind": s.kind, "points": s.points}
     if s.cards:
-        out["cards"] = [str(c) for c in s.cards]
+        out["cards"] = [_NAMES[c] for c in s.cards]
     return out
 
 
 def _event_json(index: int, event: Any) -> dict[str, Any]:
-    return {"index": index, **action_json(event.action), "count": event.count,
-            "points": event.points, "scores": [score_json(s) for s in event.scores],
-            "reset": event.reset}
+    action = event.action
+    out = {"index": index, "seat": action.seat}
+    if type(action) is PlayCard:
+        out["card"] = _NAMES[action.card]
+    else:
+        out["go"] = True
+    scores = event.scores
+    out["count"] = event.count
+    out["points"] = sum(s.points for s in scores) if scores else 0
+    out["scores"] = [score_json(s) for s in scores] if scores else []
+    out["reset"] = event.reset
+    return out
 
 
 class PeggingScore:
