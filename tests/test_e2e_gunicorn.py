@@ -6,7 +6,7 @@ import time
 
 import httpx
 import pytest
-from gunicorn_server import gunicorn
+from gunicorn_server import ROOT, gunicorn
 
 pytestmark = pytest.mark.slow
 
@@ -90,3 +90,47 @@ def test_access_log_has_request_id(server):
     while "rid=find-me-42" not in log_path.read_text() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert "rid=find-me-42" in log_path.read_text()
+
+
+@pytest.mark.parametrize("agent", ["httpx", 'a "quoted" agent', None])
+def test_lean_access_log_writes_gunicorn_s_line(agent):
+    """gunicorn.conf.py's AccessLogger: the very line gunicorn's own Logger writes for the format."""
+    import datetime
+    import io
+    import logging
+    import runpy
+
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+
+    class Resp:
+        status = "201 Created"
+        sent = 340
+        headers = [("Content-Type", "application/json"), ("X-Request-ID", 'r"1')]
+
+    class Req:
+        headers = [("HOST", "127.0.0.1")]
+
+    environ = {"REQUEST_METHOD": "POST", "RAW_URI": '/v1/games?x="y"', "SERVER_PROTOCOL": "HTTP/1.1",
+               "REMOTE_ADDR": "127.0.0.1", "PATH_INFO": "/v1/games", "QUERY_STRING": 'x="y"'}
+    if agent is not None:
+        environ["HTTP_USER_AGENT"] = agent
+    lines = []
+    for cls in (Logger, conf["AccessLogger"]):
+        cfg = Config()
+        cfg.set("accesslog", "-")
+        cfg.set("access_log_format", conf["access_log_format"])
+        log = cls(cfg)
+        out = io.StringIO()
+        handler = logging.StreamHandler(out)  # what gunicorn makes for accesslog = "-", on a buffer
+        handler.setFormatter(logging.Formatter(Logger.access_fmt))
+        log.access_log.handlers = [handler]
+        if cls is not Logger:
+            assert log._direct() == [handler]  # the lean path, not gunicorn's
+        log.access(Resp, Req, environ, datetime.timedelta(seconds=1, microseconds=2500))
+        lines.append(out.getvalue())
+    stamp, rest = zip(*(line.split("] ", 1) for line in lines))  # the second may tick between the two
+    assert rest[0] == rest[1] and rest[0].endswith("\n") and 'rid=r\\"1' in rest[0]
+    assert all(len(s) == len("[01/Dec/2026:09:51:31 +0000") for s in stamp), stamp
