@@ -121,6 +121,7 @@ def start_gunicorn(app_path: str, env: dict | None = None,
         deadline = time.monotonic() + START_TIMEOUT
         while proc.poll() is None and time.monotonic() < deadline:
             if _healthz(port):
+                _SERVERS[port] = proc.pid
                 return proc, port
             time.sleep(0.05)
         tail = Path(log.name).read_text(errors="replace")[-2000:]
@@ -134,6 +135,9 @@ def start_gunicorn(app_path: str, env: dict | None = None,
 
 def stop(proc: subprocess.Popen) -> None:
     """SIGTERM the gunicorn master and wait for it; SIGKILL after 10 s."""
+    for port, pid in list(_SERVERS.items()):
+        if pid == proc.pid:
+            del _SERVERS[port]
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -169,6 +173,40 @@ def running(*app_paths: str | tuple[str, Path], env: dict | None = None) -> Iter
             stop(proc)
 
 
+# ---------------------------------------------------------------- CPU time
+
+_SERVERS: dict[int, int] = {}
+"""port -> gunicorn master pid, for the servers started here."""
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: int) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds used) of a process, from /proc; None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def server_cpu(port: int) -> float | None:
+    """CPU seconds used so far by the gunicorn started here on ``port``: its
+    master and its workers (None without /proc or for a server not ours).
+    Unlike req/s, CPU per request hardly moves when other processes share
+    the cores: it is what the server spends, not what it is given."""
+    master = _SERVERS.get(port)
+    if master is None or not os.path.isdir("/proc"):
+        return None
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            st = _stat(int(entry))
+            if st is not None and (int(entry) == master or st[0] == master):
+                total += st[1]
+    return total
+
+
 # ---------------------------------------------------------------- load
 
 
@@ -186,16 +224,24 @@ def load(port: int, requests: list[Request], seconds: float, connections: int,
 
     ``tool``: ``"wrk"``, ``"python"``, or ``None`` for wrk when it is on PATH.
     Returns ``{"tool", "connections", "seconds", "requests", "rps", "mean_ms",
-    "p50_ms", "p99_ms", "statuses": {status: count}, "non_2xx", "errors"}``
-    (``errors``: connection, read, write and timeout errors).
+    "p50_ms", "p99_ms", "statuses": {status: count}, "non_2xx", "errors",
+    "cpu_us"}`` (``errors``: connection, read, write and timeout errors;
+    ``cpu_us``: the server's CPU microseconds a request, see
+    :func:`server_cpu`, NaN when unknown).
     """
     if not requests:
         raise ValueError("no requests to send")
     if connections < 1 or seconds <= 0:
         raise ValueError("connections must be >= 1 and seconds > 0")
+    cpu = server_cpu(port)
     if _tool(tool) == "wrk":
-        return _load_wrk(port, requests, seconds, connections)
-    return _load_python(port, requests, seconds, connections)
+        out = _load_wrk(port, requests, seconds, connections)
+    else:
+        out = _load_python(port, requests, seconds, connections)
+    after = server_cpu(port)
+    out["cpu_us"] = ((after - cpu) / out["requests"] * 1e6
+                     if cpu is not None and after is not None and out["requests"] else math.nan)
+    return out
 
 
 _WRK_SCRIPT = r"""
@@ -494,8 +540,12 @@ def side_by_side(label: str, target_requests: list[Request],
     per_round = [t["rps"] / r["rps"] for t, r in zip(targets, references) if r["rps"]]
     used = targets[0]["tool"]
     spread = f"rounds {min(per_round):.2f}-{max(per_round):.2f}; " if len(per_round) > 1 else ""
+    t_cpu = statistics.median(r["cpu_us"] for r in targets)
+    r_cpu = statistics.median(r["cpu_us"] for r in references)
+    cpu = (f"server CPU {t_cpu:,.0f} vs {r_cpu:,.0f} us/req; "
+           if not (math.isnan(t_cpu) or math.isnan(r_cpu)) else "")
     line = (f"{label:<{width}} ÷ {reference_label}: {ratio:.2f} "
-            f"({t_rps:,.0f} vs {r_rps:,.0f} req/s; p99 {t_p99:.1f} vs {r_p99:.1f} ms; "
+            f"({t_rps:,.0f} vs {r_rps:,.0f} req/s; {cpu}p99 {t_p99:.1f} vs {r_p99:.1f} ms; "
             f"{spread}{used} -c{connections}, {rounds} round{'s' if rounds != 1 else ''} of {targets[0]['seconds']:.0f} s, "
             f"{len(target_requests):,} distinct request{'s' if len(target_requests) != 1 else ''})")
     bad_t, bad_r = _bad(targets), _bad(references)
@@ -506,6 +556,7 @@ def side_by_side(label: str, target_requests: list[Request],
     print(line, flush=True)
     return {
         "label": label, "ratio": ratio, "round_ratios": per_round,
+        "target_cpu_us": t_cpu, "reference_cpu_us": r_cpu,
         "target_rps": t_rps, "reference_rps": r_rps, "target_p99_ms": t_p99, "reference_p99_ms": r_p99,
         "target_non_2xx": sum(r["non_2xx"] for r in targets),
         "reference_non_2xx": sum(r["non_2xx"] for r in references),
