@@ -6,7 +6,7 @@ A :class:`Play` is an immutable position within the play of one hand, for 2,
 rule and what would have been legal), :meth:`Play.can` derives from it, and
 :meth:`Play.apply` returns the next position and a frozen :class:`PegEvent`.
 
-The rules, in the order a table applies them (RULES.md, "The play"):
+The rules, in the order a table applies them (docs/rules.md, "The play"):
 
 * The pone leads; play goes clockwise (seat + 1).  The count may never pass 31.
 * A card scores for the count reaching 15 (2) or 31 (2), for pairing the
@@ -448,5 +448,6 @@ def rule_on_go(count: int, held: Sequence[Card], tournament: bool = False) -> Go
         )
     ensure_distinct(held)
     cards, n = Play(2, 0, count, (), held=(tuple(held), ()), tournament=tournament).playable_now(0)
-    penalty = renege_points(n) if tournament else 0
+    # A go at the lead is refused outright, never a renege (docs/rules.md).
+    penalty = renege_points(n) if tournament and count else 0
     return GoRuling(legal=not n, count=count, playable=tuple(cards), penalty=penalty)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Union
 
-from ..cards import CARDS, Card
+from ..cards import CANONICAL, Card
 from ..errors import MalformedError
 from ..play import Go, PlayCard
 
@@ -108,7 +108,6 @@ def notation(action: GameAction) -> str:
     return text
 
 
-_BY_CODE = {str(c): c for c in CARDS}
 
 
 def _parse_cards(text: str, where: str) -> tuple[Card, ...]:
@@ -116,7 +115,7 @@ def _parse_cards(text: str, where: str) -> tuple[Card, ...]:
         raise MalformedError(f"{where}: cards are written two characters each, as 5H TD", field=None)
     out = []
     for i in range(0, len(text), 2):
-        card = _BY_CODE.get(text[i:i + 2])
+        card = CANONICAL.get(text[i:i + 2])
         if card is None:
             raise MalformedError(f"{where}: {text[i:i + 2]!r} is not a card", field=None)
         out.append(card)

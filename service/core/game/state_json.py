@@ -17,11 +17,9 @@ deal's pack outright) appears only in states converted from format 1.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
-from functools import lru_cache
 from typing import Any
 
-from ..cards import CARDS
+from ..cards import CANONICAL
 from ..errors import CribbageError, MalformedError
 from ..options import GameOptions
 from .actions import notation, parse_action
@@ -31,28 +29,16 @@ VERSION = 2
 MAX_ACTIONS = 100
 """More than any deal can take (4 players: 1 deal, 4 discards, 1 cut, 16 plays, the gos, 5 counts)."""
 MAX_SEQ = 100_000
-_DEFAULTS = asdict(GameOptions())
 _KEYS = {"version", "game_id", "seq", "options", "first_dealer", "deal", "dealer", "pegs", "deck_seed",
          "history", "actions"}
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_BY_CODE = {str(c): c for c in CARDS}
-
-
-@lru_cache(maxsize=512)
-def _options_items(options: GameOptions) -> tuple[tuple[str, Any], ...]:
-    return tuple((k, v) for k, v in asdict(options).items() if _DEFAULTS[k] != v)
-
-
-def options_json(options: GameOptions) -> dict[str, Any]:
-    """The options that differ from the defaults (a fresh dict: callers may change it)."""
-    return dict(_options_items(options))
 
 
 def to_json(state: GameState) -> dict[str, Any]:
     out = {
         "version": VERSION, "game_id": state.game_id, "seq": state.seq,
-        "options": options_json(state.options), "first_dealer": state.first_dealer,
+        "options": state.options.to_json(), "first_dealer": state.first_dealer,
         "deal": state.deal, "dealer": state.dealer, "pegs": [list(p) for p in state.pegs],
         "deck_seed": state.deck_seed, "history": state.history,
         "actions": [notation(a) for a in state.actions],
@@ -123,10 +109,10 @@ def from_json(data: Any) -> GameState:
     deal_cards = None
     if "deal_cards" in data:
         raw = data["deal_cards"]
-        if not isinstance(raw, str) or len(raw) != 104 or any(raw[i:i + 2] not in _BY_CODE
+        if not isinstance(raw, str) or len(raw) != 104 or any(raw[i:i + 2] not in CANONICAL
                                                              for i in range(0, 104, 2)):
             raise MalformedError("deal_cards is 52 cards, two characters each", field="state/deal_cards")
-        deal_cards = tuple(_BY_CODE[raw[i:i + 2]] for i in range(0, 104, 2))
+        deal_cards = tuple(CANONICAL[raw[i:i + 2]] for i in range(0, 104, 2))
     try:
         return restore(game_id, options, first_dealer, deck_seed, deal, dealer,
                        tuple((f, b) for f, b in pegs), seq - len(actions), history, deal_cards, actions)

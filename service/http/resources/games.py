@@ -19,7 +19,7 @@ from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import CribbageError, IllegalError, MalformedError
 from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, notation, parse_action, replay_record, result
-from service.core.game.state_json import from_json, options_json, to_json
+from service.core.game.state_json import from_json, to_json
 from service.core.game.state_v1 import from_v1
 from service.core.game.views import action_json, event_json, view, visible_events
 from service.core.options import GameOptions
@@ -28,27 +28,12 @@ from service.seal import Sealer, SeatTokenError
 from ..actions import game_action_from
 from ..media import read_json_object
 from ..problems import ProblemError
-from ..schemas import CardField, StrictBoolean, StrictInteger, StrictSchema, load
-
-
-class OptionsSchema(StrictSchema):
-    players = StrictInteger(validate=validate.OneOf([2, 3, 4]))
-    target = StrictInteger(validate=validate.OneOf([61, 121]))
-    five_and_two = StrictBoolean()
-    deck = fields.String(validate=validate.OneOf(("random", "seeded", "client")))
-    seed = fields.String(validate=validate.Length(1, 200), allow_none=True)
-    ten_value_ties = StrictBoolean()
-    tournament = StrictBoolean()
-    muggins = StrictBoolean()
-    muggins_in_play = StrictBoolean()
-    skunk = StrictBoolean()
-    double_skunk_games = StrictInteger(validate=validate.OneOf([3, 4]))
-    lurch = StrictBoolean()
-    loser_deals_first = StrictBoolean()
+from ..schemas import CardField, StrictInteger, StrictSchema, load
 
 
 class StartRequest(StrictSchema):
-    options = fields.Nested(OptionsSchema, load_default=dict)
+    # The options' one check is GameOptions.from_json (it names options/<field>).
+    options = fields.Dict(load_default=dict)
     dealer = StrictInteger(validate=validate.Range(0, 3))
     cuts = fields.List(CardField(), validate=validate.Length(2, 4))
     view = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
@@ -278,7 +263,7 @@ class _GameResource:
 
     @staticmethod
     def visible_options(state: GameState) -> dict[str, Any]:
-        opts = options_json(state.options)
+        opts = state.options.to_json()
         opts.pop("seed", None)  # a seed gives the pack away
         return opts
 
