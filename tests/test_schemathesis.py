@@ -308,25 +308,25 @@ AS_LISTED = ("Every listed legal action can be sent back as `action` exactly as 
 """openapi.yaml's promises (advance, GameAction) that a listed legal action can be sent back unchanged."""
 
 
-def test_a_listed_client_deck_deal_is_accepted_as_listed():
-    """openapi.yaml promises, for ``advance``, "Every listed legal action can
-    be sent back as `action` exactly as listed" (and GameAction: "Every action
-    in `legal_actions` can be sent as is"), and the ``startGame -> advance``
-    link sends ``legal_actions/0`` as is.  With ``deck: client`` the listed
-    deal is ``{"type": "deal", "seat": 0}`` (LegalAction: "listed once,
-    without its cards") and sending it back is a 422 ``cards_required``.
-    The document contradicts itself (found when the stateful phase began
-    client-deck games built legal by construction; the old filter hid it).
-    This passes once either side gives: the service accepts the listed deal,
-    or openapi.yaml no longer makes the promise without excepting a client
-    deck's deal and cut.  (The hooks' ``legality_known`` keeps such link
-    bodies out of "positive data is accepted" meanwhile.)"""
-    text = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
-    promised = [p for p in AS_LISTED if " ".join(p.split()) in " ".join(text.split())]
+def test_a_listed_client_deck_deal_needs_its_cards():
+    """With ``deck: client`` the listed deal is ``{"type": "deal", "seat": 0}``
+    (listed once, without its cards): sent back as is it is a 422
+    ``cards_required``, and with the cards added it is accepted.  openapi.yaml
+    must say so instead of promising that every listed action is accepted as
+    listed (the hooks' ``legality_known`` keeps such link bodies out of
+    "positive data is accepted")."""
+    text = " ".join((ROOT / "openapi.yaml").read_text(encoding="utf-8").split())
+    assert not [p for p in AS_LISTED if " ".join(p.split()) in text]
+    assert "with a client deck the deal and the cut are listed without their cards" in text
     client = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
     start = client.simulate_post("/v1/games", json={"options": {"deck": "client"}, "dealer": 0})
     assert start.status_code == 201, start.text
     listed = start.json["legal_actions"]
     assert listed == [{"type": "deal", "seat": 0}]
     got = client.simulate_post("/v1/games/advance", json={"state": start.json["state"], "action": listed[0]})
-    assert got.status_code == 200 or not promised, (promised, got.text)
+    assert got.status_code == 422 and got.json["rule"] == "cards_required", got.text
+    dealt = {**listed[0], "hands": [["AC", "2C", "3C", "4C", "5C", "6C"], ["AD", "2D", "3D", "4D", "5D", "6D"]],
+             "crib": []}
+    got = client.simulate_post("/v1/games/advance", json={"state": start.json["state"], "action": dealt})
+    assert got.status_code == 200, got.text
+
