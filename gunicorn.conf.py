@@ -140,6 +140,18 @@ def on_starting(server):
             os.unlink(full)
 
 
+def post_worker_init(worker):
+    """The app is loaded: move everything alive now out of the garbage
+    collector's sight (gc.freeze), so that its full collections no longer
+    walk the service's tens of thousands of long-lived objects (tables,
+    schemas, modules)."""
+    if os.environ.get("GUNICORN_GC_FREEZE", "1") != "0":
+        import gc
+
+        gc.collect()
+        gc.freeze()
+
+
 def worker_exit(server, worker):
     """In the worker: write the metrics it buffered (service/http/metrics.py)."""
     import sys

@@ -2,7 +2,7 @@
 
 Parse (:class:`~service.http.schemas.HandScoreRequest`: spellings, four
 cards, no card twice), call the core (:func:`~service.core.show.score_show`),
-answer its document serialised once with orjson.
+answer its document, which the core writes as JSON text once.
 
 The answer depends only on (cards in request order, starter, crib), so each
 worker keeps the bytes of the last ``CRIBBAGE_HAND_CACHE`` answers (default
@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 
 import falcon
-import orjson
 
 from service.core.cards import Card
 from service.core.show import score_show
@@ -28,8 +27,8 @@ from ..schemas import HandScoreRequest, load
 
 
 def show_body(hand: tuple[Card, ...], starter: Card, crib: bool) -> bytes:
-    """The response body of a validated request."""
-    return orjson.dumps(score_show(hand, starter, crib).to_json())
+    """The response body of a validated request: the core's document, already JSON."""
+    return score_show(hand, starter, crib).to_json_text().encode()
 
 
 class HandScore:

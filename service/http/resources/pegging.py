@@ -130,18 +130,16 @@ def score_json(s: Any) -> dict[str, Any]:
 
 
 def _event_json(index: int, event: Any) -> dict[str, Any]:
-    action = event.action
-    out = {"index": index, "seat": action.seat}
-    if type(action) is PlayCard:
-        out["card"] = _NAMES[action.card]
+    action, scores = event.action, event.scores
+    if scores:
+        points, scored = sum(s.points for s in scores), [score_json(s) for s in scores]
     else:
-        out["go"] = True
-    scores = event.scores
-    out["count"] = event.count
-    out["points"] = sum(s.points for s in scores) if scores else 0
-    out["scores"] = [score_json(s) for s in scores] if scores else []
-    out["reset"] = event.reset
-    return out
+        points, scored = 0, []
+    if type(action) is PlayCard:
+        return {"index": index, "seat": action.seat, "card": _NAMES[action.card], "count": event.count,
+                "points": points, "scores": scored, "reset": event.reset}
+    return {"index": index, "seat": action.seat, "go": True, "count": event.count,
+            "points": points, "scores": scored, "reset": event.reset}
 
 
 class PeggingScore:
