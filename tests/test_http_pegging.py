@@ -330,9 +330,15 @@ def test_go_tournament_legal_has_no_penalty(client):
 
 
 def test_go_penalty_is_two_a_playable_card(client):
-    r = post(client, GO, {"count": 0, "hand": ["AH", "2H", "3H", "4H"], "tournament": True})
+    r = post(client, GO, {"count": 1, "hand": ["AH", "2H", "3H", "4H"], "tournament": True})
     assert r.status_code == 200, r.text
     assert r.json["penalty"]["points"] == 8
+
+
+def test_go_at_the_lead_is_refused_not_a_renege(client):
+    r = post(client, GO, {"count": 0, "hand": ["AH", "2H", "3H", "4H"], "tournament": True})
+    assert r.status_code == 200, r.text
+    assert r.json == {"legal": False, "count": 0, "playable": ["AH", "2H", "3H", "4H"], "penalty": None}
 
 
 def test_go_count_cards_same_as_count(client):

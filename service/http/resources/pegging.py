@@ -189,15 +189,13 @@ class PeggingGo:
                 )
         else:
             count = data["count"]
-        tournament = data["tournament"]
-        ruling = rule_on_go(count, data["hand"], tournament=tournament)
+        ruling = rule_on_go(count, data["hand"], tournament=data["tournament"])
         resp.data = orjson.dumps({
             "legal": ruling.legal,
             "count": ruling.count,
             "playable": [str(c) for c in ruling.playable],
-            "penalty": (
-                {"points": ruling.penalty, "to": "opponent", "rule": "ACC 7.3 renege"}
-                if tournament and not ruling.legal else None
-            ),
+            # the core says what a renege costs (nothing at the lead: a go there is refused)
+            "penalty": ({"points": ruling.penalty, "to": "opponent", "rule": "ACC 7.3 renege"}
+                        if ruling.penalty else None),
         })
         resp.content_type = falcon.MEDIA_JSON
