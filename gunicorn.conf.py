@@ -2,14 +2,36 @@
 
 Environment:
   HOST (default 0.0.0.0), PORT (default 8000)
-  WEB_CONCURRENCY   worker processes (default: CPUs + 1, at most 8)
-  GUNICORN_THREADS  threads per worker (default 2)
-  GUNICORN_TIMEOUT  seconds before a silent worker is restarted (default 30)
+  WEB_CONCURRENCY     worker processes (default: one a CPU, at least 2, at most 8)
+  GUNICORN_THREADS    threads per worker (default 4)
+  GUNICORN_TIMEOUT    seconds before a silent worker is restarted (default 30)
+  GUNICORN_ACCESS_LOG where the access log goes (default "-", stdout; "off": none)
+  GUNICORN_GC_FREEZE  "0" leaves the garbage collector as it is (see post_worker_init)
   PROMETHEUS_MULTIPROC_DIR  where workers write metrics (default: a fresh temp dir)
 
-gthread with a few workers x 2 threads beats sync here: sync closes every
-connection, gthread keeps them alive.  Over-provisioning workers loses
-throughput on small machines, hence CPUs + 1.
+Measured (bench/run.py's harness, wrk -c8 on loopback, hands/score bodies,
+2 shared cores; req/s and the server's CPU time a request, master and
+workers, medians of 5-11 alternated rounds; the machine was busy with other
+work, so only differences beyond about 15% mean much):
+
+* The access log was the largest cost: gunicorn's own Logger.access builds a
+  dict of every atom, header and environ variable and a LogRecord, 87-113 us
+  a line in isolation; AccessLogger below writes the same line in about
+  5 us.  Server CPU a request 573 -> 442 us, req/s +29%; with no access log
+  at all 400 us (+52%): GUNICORN_ACCESS_LOG=off behind a proxy that logs.
+* gc.freeze() once the app is loaded (post_worker_init): the long-lived heap
+  (tables, schemas, modules; ~16,000 objects more than a bare falcon app)
+  left the collector's full passes -- 3-4 us a request in-process.
+* Workers x threads, gthread: 2 x 4 used the least CPU a request in 5 of 6
+  runs (308 vs 336 us for the former 3 x 2 in the longest, 11 rounds; 2 x 8
+  369, 2 x 1 and 3 x 1 more); its req/s was the best or within noise.  One
+  worker a core, and a thread for each of the 8 connections.  More workers
+  than cores cost more CPU a request (4 x 2: 538 vs 498 us for 3 x 2).
+  More threads also keep a few slow clients from holding every thread.
+* sync (2 workers) was as cheap a request as gthread 2 x 4 (316 us), but it
+  closes every connection, which costs every real client a new connection.
+* keepalive only matters for idle connections, which gthread parks in its
+  poller, not in a thread: 5 s.
 """
 
 import logging
@@ -37,8 +59,8 @@ wsgi_app = "service.app:app"
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{_int_env('PORT', 8000)}"]
 
 worker_class = "gthread"
-workers = _int_env("WEB_CONCURRENCY", min(_cpus() + 1, 8))
-threads = _int_env("GUNICORN_THREADS", 2)
+workers = _int_env("WEB_CONCURRENCY", min(max(_cpus(), 2), 8))
+threads = _int_env("GUNICORN_THREADS", 4)
 timeout = _int_env("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 20
 keepalive = 5
