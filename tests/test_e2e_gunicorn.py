@@ -93,7 +93,7 @@ def test_access_log_has_request_id(server):
 
 
 @pytest.mark.parametrize("agent", ["httpx", 'a "quoted" agent', None])
-def test_lean_access_log_writes_gunicorn_s_line(agent):
+def test_lean_access_log_writes_gunicorn_s_line(agent, monkeypatch, tmp_path):
     """gunicorn.conf.py's AccessLogger: the very line gunicorn's own Logger writes for the format."""
     import datetime
     import io
@@ -103,6 +103,9 @@ def test_lean_access_log_writes_gunicorn_s_line(agent):
     from gunicorn.config import Config
     from gunicorn.glogging import Logger
 
+    # Reading the conf sets PROMETHEUS_MULTIPROC_DIR unless it is set: keep it out of
+    # this process's environment, or every later in-process metrics test would see it.
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
 
     class Resp:
