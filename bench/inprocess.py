@@ -11,7 +11,7 @@ busy moment slows every case alike and the minimum is what the code costs.
   CORS on a request with ``Origin``).
 * The schemas: ``HandScoreRequest.load`` and each field's ``deserialize``,
   marshmallow's floor (an empty schema), the "no card twice" check.
-* The answer: ``score_show`` + ``to_json`` + ``orjson.dumps``, and a cache hit.
+* The answer: ``score_show`` + ``to_json_text`` (the core's JSON), and a cache hit.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def bench(scores, pegging, gos) -> None:
         "falcon app, no middleware, GET /healthz": bare(),
         "the same with Edge": bare(Edge(65536)),
         "the same with Edge, no metrics": bare(Edge(65536, collect_metrics=False)),
-        "request id (os.urandom(16).hex())": _loop(lambda _: new_request_id(), [0]),
+        "request id (new_request_id: getrandbits)": _loop(lambda _: new_request_id(), [0]),
         "metrics.observe (buffered)": _loop(lambda _: metrics.observe("GET", "/healthz", 200, 0.0004), [0]),
         "CORS headers, a request with Origin": _loop(
             lambda _: cors.process_response(req, resp, None, True), [0]),
@@ -155,9 +155,7 @@ def bench(scores, pegging, gos) -> None:
         "  crib: StrictBoolean().deserialize": _loop(lambda d: flag.deserialize(d["crib"]), datas),
         "  no card twice (DistinctCardsSchema)": _loop(schema._no_card_twice, loaded),
         "score_show": _loop(lambda d: score_show(d["cards"], d["starter"], d["crib"]), loaded),
-        "score_show(...).to_json()": _loop(lambda d: score_show(d["cards"], d["starter"], d["crib"]).to_json(),
-                                           loaded),
-        "the answer: show_body (+ orjson.dumps)": _loop(lambda d: show_body(d["cards"], d["starter"], d["crib"]),
+        "the answer: show_body (to_json_text, bytes)": _loop(lambda d: show_body(d["cards"], d["starter"], d["crib"]),
                                                         loaded),
         "the answer from the cache (a hit)": _loop(lambda d: cached(d["cards"], d["starter"], d["crib"]), loaded),
     }))

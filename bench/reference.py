@@ -50,10 +50,10 @@ def lazy():
 def items():
     for h, s in deals: score_show(h, s).items
 def document():
-    for h, s in deals: score_show(h, s).to_json()
+    for h, s in deals: score_show(h, s).to_json_text()
 def totals():
     for h, s in deals: show_total(h, s)
-for name, fn in (("score_show", lazy), ("score_show.items", items), ("score_show.to_json", document),
+for name, fn in (("score_show", lazy), ("score_show.items", items), ("score_show.to_json_text", document),
                  ("show_total", totals)):
     print(name, best(fn))
 """
@@ -104,19 +104,19 @@ def bench_show_vs_peer(deals: list[tuple[tuple[int, ...], int]], rounds: int = 3
     notes = {
         "score_show": "as the core answers it: cards, total and the pattern; the breakdown on demand",
         "score_show.items": "and the breakdown materialised: one item per scoring combination",
-        "score_show.to_json": "and the API's whole document (cards, breakdown, subtotals, call)",
+        "score_show.to_json_text": "and the API's whole document as JSON (breakdown, subtotals, call)",
         "show_total": "the total only",
     }
     for name, note in notes.items():
         runs = [r[name] for r in ours_runs]
-        line = f"{name:<19}: {statistics.median(runs):12,.0f} hands/s"
+        line = f"{name:<24}: {statistics.median(runs):12,.0f} hands/s"
         if ref:
             per_round = [o[name] / t["show_calc_score"] for o, t in zip(ours_runs, their_runs)]
             line += (f"  ÷ show_calc_score {statistics.median(runs) / ref:6.1f}"
                      f" (rounds {min(per_round):.1f}-{max(per_round):.1f})")
         print(f"{line}  -- {note}")
     if ref:
-        print(f"{'show_calc_score':<19}: {ref:12,.0f} hands/s  (cribbage-scorer 0.2.5: total and a text breakdown)")
+        print(f"{'show_calc_score':<24}: {ref:12,.0f} hands/s  (cribbage-scorer 0.2.5: total and a text breakdown)")
     else:
         print("  (no cribbage-scorer: the ratios are skipped)")
 
