@@ -11,8 +11,8 @@ prints the figure: "middleware").
 * Request id: the request's own ``X-Request-ID`` when sane, else 32 random
   hex digits; set first, before anything can raise, and sent on every
   response, errors included.
-* Body limit: 413 for a body over ``limit`` bytes, with or without
-  Content-Length.  With ``Content-Length`` the header is checked before
+* Body limit: 413 for a body over ``limit`` bytes (or the path's own in
+  ``limits``, e.g. the hands batch), with or without Content-Length.  With ``Content-Length`` the header is checked before
   anything is read.  A body sent without a length (``Transfer-Encoding:
   chunked``) is read here, at most ``limit + 1`` bytes, and handed on as if
   it had had a length (falcon would otherwise read such a body as empty).
@@ -51,8 +51,10 @@ class Edge:
     """Request id, body limit, CORS and metrics; see the module docstring."""
 
     def __init__(self, limit: int, *, collect_metrics: bool = True,
-                 static_prefixes: tuple[str, ...] = ("/docs/static",)) -> None:
+                 static_prefixes: tuple[str, ...] = ("/docs/static",),
+                 limits: dict[str, int] | None = None) -> None:
         self.limit = limit
+        self.limits = dict(limits or {})
         self.collect_metrics = collect_metrics
         self._cors = falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER])
         # Static routes have no uri_template; label them by prefix, not by file.
@@ -68,11 +70,12 @@ class Edge:
         else:
             context.request_id = new_request_id()
         length = env.get("CONTENT_LENGTH")
+        limit = self.limits.get(env.get("PATH_INFO"), self.limit) if self.limits else self.limit
         if length and length.isascii() and length.isdigit():
-            if int(length) > self.limit:
-                raise self._too_large()
+            if int(length) > limit:
+                raise self._too_large(limit)
         elif length or env.get("HTTP_TRANSFER_ENCODING"):
-            self._check_body(req)
+            self._check_body(req, limit)
 
     def process_response(self, req: falcon.Request, resp: falcon.Response, resource: object,
                          req_succeeded: bool) -> None:
@@ -97,30 +100,30 @@ class Edge:
 
     # -- the body limit, off the fast path ------------------------------------
 
-    def _too_large(self) -> ProblemError:
-        reason = f"the body may be at most {self.limit} bytes"
+    def _too_large(self, limit: int) -> ProblemError:
+        reason = f"the body may be at most {limit} bytes"
         return ProblemError(413, "content-too-large", "Content too large", reason,
                             errors=[{"field": "", "reason": reason}])
 
-    def _check_body(self, req: falcon.Request) -> None:
+    def _check_body(self, req: falcon.Request, limit: int) -> None:
         """A Content-Length that is not plain digits, or a body without one."""
         length = req.content_length  # a bad header is falcon's 400
         if length is not None:
-            if length > self.limit:
-                raise self._too_large()
+            if length > limit:
+                raise self._too_large(limit)
             return
         if not req.get_header("Transfer-Encoding"):
             return  # no length and no transfer coding: no body
         chunks = []
         size = 0
-        while size <= self.limit:
-            chunk = req.stream.read(self.limit + 1 - size)
+        while size <= limit:
+            chunk = req.stream.read(limit + 1 - size)
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > self.limit:
-            raise self._too_large()
+        if size > limit:
+            raise self._too_large(limit)
         data = b"".join(chunks)
         req.stream = req.env["wsgi.input"] = io.BytesIO(data)
         req.env["CONTENT_LENGTH"] = str(len(data))
