@@ -53,24 +53,24 @@ class HandScoreBatch:
             raise invalid_request([{"field": "/items", "reason": reason}])
         body = self.hands.body
         spell = SPELLINGS.get
+        plain = _PLAIN
         out = []
+        append = out.append
         for i, item in enumerate(items):
             # The plain count, well formed: straight to the answer (the schema would say the same).
-            if type(item) is dict and item.keys() <= _PLAIN:
-                cards = item.get("cards")
-                starter = spell(item.get("starter")) if type(item.get("starter")) is str else None
-                crib = item.get("crib", False)
-                if (type(cards) is list and len(cards) == 4 and starter is not None
-                        and (crib is True or crib is False)):
-                    try:
-                        a, b, c, d = [spell(x) for x in cards]
-                    except TypeError:  # a card that is not a string
-                        a = None
-                    if a is not None and b is not None and c is not None and d is not None \
-                            and len({a, b, c, d, starter}) == 5:
-                        out.append(body((a, b, c, d), starter, crib))
-                        continue
-            out.append(self._item(req, i, item))
+            if type(item) is dict and item.keys() <= plain:
+                try:
+                    cards = item["cards"]
+                    starter = spell(item["starter"])
+                    crib = item.get("crib", False)
+                    if type(cards) is list and len(cards) == 4 and (crib is True or crib is False):
+                        a, b, c, d = hand = (spell(cards[0]), spell(cards[1]), spell(cards[2]), spell(cards[3]))
+                        if len({a, b, c, d, starter}) == 5 and None not in hand and starter is not None:
+                            append(body(hand, starter, crib))
+                            continue
+                except (KeyError, TypeError):  # a field missing, or a value no spelling (a list, a dict)
+                    pass
+            append(self._item(req, i, item))
         resp.data = b'{"results":[' + b",".join(out) + b"]}"
         resp.content_type = falcon.MEDIA_JSON
 
