@@ -103,10 +103,11 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    # the hands batch (1,000 items) and the standings (5,000 lines) have their own
-    # body limits, never below the service's
+    # the hands batch (1,000 items), the standings (2,000 lines) and the bracket
+    # (1,024 names) have their own body limits, never below the service's
     limits = {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
-              "/v1/tournaments/standings": max(limit, tournaments.MAX_BODY_BYTES)}
+              "/v1/tournaments/standings": max(limit, tournaments.STANDINGS_BODY_BYTES),
+              "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
     app = falcon.App(middleware=[Edge(limit, collect_metrics=collect_metrics, limits=limits)])
     media.install(app)
     app.set_error_serializer(render_problem)

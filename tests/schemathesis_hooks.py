@@ -10,7 +10,12 @@ legal.  Instead, for every operation with such rules, each *positive*
 generated body is replaced (``flatmap_case``) by one drawn from a strategy
 below that can only make legal requests:
 
-* ``/v1/hands/score``: five different cards off a shuffled pack;
+* ``/v1/hands/score``: five different cards off a shuffled pack (perhaps a
+  claim, by a seat at the table);
+* ``/v1/hands/score-batch``: such bodies, and items answered in place;
+* ``/v1/matches/score``: finished games (one side at the target), no game
+  after a best-of match is decided, the options as allowed together;
+* ``/v1/tournaments/standings``: lines of a player against another;
 * ``/v1/pegging/score``: a legal sequence of plays for 2 to 4 players, made
   by a small model of the play written here from the rules (count never past
   31, clockwise turns, go only when no card fits -- or, under tournament
@@ -109,7 +114,28 @@ def hand_score_body(draw) -> dict:
     cards = _pack(draw)[:5]
     body = {"cards": _spell_all(draw, cards[:4]), "starter": draw(spelled(cards[4]))}
     _maybe(draw, body, "crib", draw(st.booleans()))
+    if draw(st.booleans()):  # a claim to judge, by a seat at the table
+        body["claim"] = draw(st.integers(0, 29))
+        _maybe(draw, body, "muggins", draw(st.booleans()))
+        players = draw(st.sampled_from([2, 3, 4]))
+        _maybe(draw, body, "players", players)
+        _maybe(draw, body, "seat", draw(st.integers(0, body.get("players", 2) - 1)))
     return body
+
+
+# -- /v1/hands/score-batch: hands/score bodies, and items answered in place ----------
+
+_BAD_ITEMS = (None, 3, "5H", [], {}, {"cards": ["5H", "5H", "5C", "5D"], "starter": "5S"},
+              {"cards": ["XX", "5H", "5C", "5D"], "starter": "5S"}, {"starter": "5S"},
+              {"cards": ["AH", "2H", "3H", "4H"], "starter": "5H", "claim": 30})
+
+
+@st.composite
+def hand_batch_body(draw) -> dict:
+    """1 to 30 items: legal hands/score bodies and some that are answered in place (still a 200)."""
+    items = draw(st.lists(st.one_of(hand_score_body(), hand_score_body(), st.sampled_from(_BAD_ITEMS)),
+                          min_size=1, max_size=30))
+    return {"items": items}
 
 
 # -- /v1/pegging/score: a model of the play, from the rules ------------------------
@@ -167,7 +193,10 @@ def pegging_score_body(draw) -> dict:
     for entry in plays:
         if "card" in entry:
             entry["card"] = draw(spelled(entry["card"]))
+        if draw(st.integers(0, 5)) == 0:  # a claim to judge: what the seat pegged for it
+            entry["claim"] = draw(st.integers(0, 29))
     body: dict[str, Any] = {"players": players, "pone": pone, "plays": plays}
+    _maybe(draw, body, "muggins", draw(st.booleans()))
     if draw(st.booleans()):
         body["hands"] = [_spell_all(draw, h) for h in hands]
     _maybe(draw, body, "complete", over and draw(st.booleans()))
@@ -403,8 +432,62 @@ def replay_body(draw) -> dict:
     return {"record": record}
 
 
+# -- /v1/matches/score, /v1/tournaments/standings ---------------------------------------
+
+
+@st.composite
+def match_body(draw) -> dict:
+    """Finished games (one side at the target or past it), the options together as
+    allowed, and no game after a best-of match is decided."""
+    body: dict[str, Any] = {}
+    target = draw(st.sampled_from([121, 61]))
+    _maybe(draw, body, "target", target)
+    target = body.get("target", 121)
+    sides = draw(st.sampled_from([2, 3]))
+    best_of = draw(st.sampled_from([None, 1, 3, 5, 7]))
+    if best_of is not None:
+        body["best_of"] = best_of
+    games, wins = [], [0] * sides
+    for _ in range(draw(st.integers(1, 7))):
+        winner = draw(st.integers(0, sides - 1))
+        scores = [draw(st.integers(0, target - 1)) for _ in range(sides)]
+        scores[winner] = draw(st.integers(target, 150))
+        games.append({"scores": scores})
+        wins[winner] += 1
+        if best_of is not None and wins[winner] == best_of // 2 + 1:
+            break
+    body["games"] = games
+    for key in ("win_points", "skunk_points", "double_skunk_points", "lurch_points"):
+        _maybe(draw, body, key, draw(st.integers(0, 10)))
+    if target == 121:
+        line = draw(st.sampled_from([None, "double_skunk", "lurch"]))
+        if line:
+            body[line] = True
+    _maybe(draw, body, "grass_roots", draw(st.booleans()))
+    _maybe(draw, body, "first_dealer", draw(st.integers(0, sides - 1)))
+    _maybe(draw, body, "loser_deals_first", draw(st.booleans()))
+    return body
+
+
+@st.composite
+def standings_body(draw) -> dict:
+    """Result lines, each a player against another (never himself)."""
+    names = draw(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=8, unique=True))
+    lines = []
+    for _ in range(draw(st.integers(0, 40))):
+        player, opponent = draw(st.permutations(names))[:2]
+        line = {"player": player, "opponent": opponent, "game_points": draw(st.sampled_from([0, 2, 3, 4])),
+                "games_won": draw(st.integers(0, 1)), "spread": draw(st.integers(-150, 150))}
+        _maybe(draw, line, "round", draw(st.integers(1, 1000)))
+        lines.append(line)
+    return {"results": lines}
+
+
 LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/hands/score": hand_score_body(),
+    "/v1/hands/score-batch": hand_batch_body(),
+    "/v1/matches/score": match_body(),
+    "/v1/tournaments/standings": standings_body(),
     "/v1/pegging/score": pegging_score_body(),
     "/v1/pegging/go": pegging_go_body(),
     "/v1/games": start_game_body(),

@@ -37,7 +37,7 @@ from typing import NamedTuple, Sequence
 from service.core.errors import MalformedError
 
 TIE_BREAKERS = ("game_points", "games_won", "spread", "plus", "head_to_head", "playoff")
-MAX_RESULTS = 20000
+MAX_RESULTS = 2000
 
 
 class Result(NamedTuple):

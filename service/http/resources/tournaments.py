@@ -24,10 +24,14 @@ from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
 from .games import RecordSchema, replay_json
 
 MAX_GAMES = 15
-MAX_RESULTS = 5000
-MAX_BODY_BYTES = 512 * 1024
-"""The standings' body limit: 5,000 result lines fit within it."""
-NAME = fields.String(required=True, validate=validate.Length(1, 100))
+MAX_RESULTS = 2000
+MAX_NAME = 40
+MAX_NAMED_ENTRANTS = 1024
+STANDINGS_BODY_BYTES = 2560 * 1024
+"""The standings' body limit: 2,000 lines of the longest names, every character
+written as an escaped surrogate pair, fit within it."""
+BRACKET_BODY_BYTES = 512 * 1024
+"""The bracket's: 1,024 names of the longest, written so, fit within it."""
 
 
 class GameEntry(StrictSchema):
@@ -99,6 +103,11 @@ class MatchScore:
         resp.content_type = falcon.MEDIA_JSON
 
 
+def _integral(value: Any) -> Any:
+    """JSON Schema counts 1.0 as an integer (so openapi.yaml does): read it as 1."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
 class ResultEntries(fields.Field):
     """``results``: up to ``MAX_RESULTS`` lines ``{player, opponent, game_points,
     games_won, spread, round?}``, loaded as the core's :class:`Result` by hand
@@ -127,17 +136,18 @@ class ResultEntries(fields.Field):
                     problems[key] = ["required field is missing"]
             for key in ("player", "opponent"):
                 v = line.get(key)
-                if key in line and (type(v) is not str or not 1 <= len(v) <= 100):
-                    problems[key] = ["a name is a string of 1 to 100 characters"]
+                if key in line and (type(v) is not str or not 1 <= len(v) <= MAX_NAME):
+                    problems[key] = [f"a name is a string of 1 to {MAX_NAME} characters"]
             for key, (low, high) in self._LIMITS.items():
-                v = line.get(key)
+                v = _integral(line.get(key))
                 if key in line and (type(v) is not int or not low <= v <= high):
                     problems[key] = [f"an integer from {low} to {high}"]
             if problems:
                 errors[i] = problems
                 continue
-            out.append(Result(line["player"], line["opponent"], line["game_points"], line["games_won"],
-                              line["spread"], line.get("round")))
+            out.append(Result(line["player"], line["opponent"], int(line["game_points"]),
+                              int(line["games_won"]), int(line["spread"]),
+                              None if line.get("round") is None else int(line["round"])))
         if errors:
             raise ValidationError(errors)
         return out
@@ -164,15 +174,16 @@ class EntrantsField(fields.Field):
     """``entrants``: how many (an integer), or their names in standing order."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[str | None]:
+        value = _integral(value)
         if type(value) is int:
             if not 1 <= value <= MAX_ENTRANTS:
                 raise ValidationError(f"1 to {MAX_ENTRANTS} entrants")
             return [None] * value
         if type(value) is list:
-            if not 1 <= len(value) <= MAX_ENTRANTS:
-                raise ValidationError(f"1 to {MAX_ENTRANTS} entrants, not {len(value)}")
-            bad = {i: ["a name is a string of 1 to 100 characters"] for i, v in enumerate(value)
-                   if type(v) is not str or not 1 <= len(v) <= 100}
+            if not 1 <= len(value) <= MAX_NAMED_ENTRANTS:
+                raise ValidationError(f"1 to {MAX_NAMED_ENTRANTS} named entrants, not {len(value)}")
+            bad = {i: [f"a name is a string of 1 to {MAX_NAME} characters"] for i, v in enumerate(value)
+                   if type(v) is not str or not 1 <= len(v) <= MAX_NAME}
             if bad:
                 raise ValidationError(bad)
             if len(set(value)) != len(value):
