@@ -101,3 +101,31 @@ def bench() -> None:
           f"(median of {ROUNDS} x {SECONDS:g} s, {rps:,.1f} batches/s; server CPU {cpu:5.2f} us/item = "
           f"{cpu / (inproc * 1e6):.2f} x in-process scoring; target >= 100,000 items/s)"
           + (f"\n    !! {bad} non-2xx answers or socket errors" if bad else ""), flush=True)
+
+
+def bench_standings(rounds: int = 9, players: int = 100) -> None:
+    """Standings of 1,000 result lines in-process (target: under 50 ms for a live
+    event), and the bracket of 4,096 entrants; the minimum over ``ROUNDS`` runs."""
+    from service.tournament.bracket import bracket
+    from service.tournament.standings import Result, standings
+
+    rng = random.Random(2611)
+    names = [f"player {i}" for i in range(players)]
+    results = []
+    for rnd in range(1, rounds + 1):
+        rng.shuffle(names)
+        for a, b in zip(names[::2], names[1::2]):
+            spread = rng.randint(1, 60)
+            results += [Result(a, b, 3 if spread > 30 else 2, 1, spread, rnd), Result(b, a, 0, 0, -spread, rnd)]
+    results = (results * 2)[:1000]
+    best = best_bracket = float("inf")
+    for _ in range(ROUNDS * 2):
+        t = time.perf_counter()
+        standings(results)
+        best = min(best, time.perf_counter() - t)
+        t = time.perf_counter()
+        bracket(4096)
+        best_bracket = min(best_bracket, time.perf_counter() - t)
+    print("== tournaments, in-process ==")
+    print(f"  standings of {len(results):,} result lines ({players} players)  {best * 1e3:7.2f} ms  (target < 50 ms)")
+    print(f"  the bracket of 4,096 entrants (1,024 qualifiers)    {best_bracket * 1e3:7.2f} ms", flush=True)

@@ -29,7 +29,8 @@ ratio to a reference measured beside it, in the same run:
 
 6. The hands batch: items/s through POST /v1/hands/score-batch with
    1,000-item batches, in-process and under gunicorn, beside scoring the same
-   items in-process (bench/batch.py; section ``batch``).
+   items in-process (bench/batch.py; section ``batch``); standings of 1,000
+   result lines and a 4,096-entrant bracket in-process (section ``tournament``).
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -216,6 +217,13 @@ def bench_batch() -> None:
     batch.bench()
 
 
+def bench_tournament() -> None:
+    """Standings of 1,000 result lines and a 4,096-entrant bracket, in-process (bench/batch.py)."""
+    from bench import batch
+
+    batch.bench_standings()
+
+
 SECTIONS = {
     "core": bench_core,
     "games": bench_games,
@@ -223,6 +231,7 @@ SECTIONS = {
     "in_process": bench_in_process,
     "side_by_side": bench_side_by_side,
     "batch": bench_batch,
+    "tournament": bench_tournament,
 }
 
 
