@@ -120,6 +120,13 @@ def hand_score_body(draw) -> dict:
         players = draw(st.sampled_from([2, 3, 4]))
         _maybe(draw, body, "players", players)
         _maybe(draw, body, "seat", draw(st.integers(0, body.get("players", 2) - 1)))
+        _maybe(draw, body, "tournament", draw(st.booleans()))
+        if draw(st.booleans()):  # the sides' scores before the count, each below the target
+            target = draw(st.sampled_from([121, 61]))
+            _maybe(draw, body, "target", target)
+            target = body.get("target", 121)
+            players = body.get("players", 2)
+            body["scores"] = [draw(st.integers(0, target - 1)) for _ in range(2 if players == 4 else players)]
     return body
 
 

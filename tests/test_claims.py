@@ -217,3 +217,53 @@ def test_claims_are_0_to_29():
     for claim in (-1, 30, True):
         with pytest.raises(MalformedError):
             judge(2, 0, [], claim)
+
+
+# -- ACC 8.4.b, the false claim of game ----------------------------------------------
+
+
+def test_acc_8_4_b_false_claim_of_game(client):
+    """On 100 the dealer claims 24 (to 124: into the game hole) for the 17 hand: put back
+    to 117, the opponent receives 121 - 117 = 4, and he is set back 15 to 102."""
+    r = post(client, HANDS, {**SEVENTEEN, "claim": 24, "tournament": True, "scores": [100, 96]})
+    c = r.json["claim"]
+    assert (c["verdict"], c["pegged"]) == ("over", 17)
+    assert c["false_claim_of_game"] == {"seat": 0, "put_back_to": 117, "set_back": 15, "score": 102,
+                                        "opponent": 1, "award": 4, "rule": "ACC 8.4.b false claim of game"}
+
+
+@pytest.mark.parametrize(("scores", "claim", "expected"), [
+    ([110, 50], 24, None),  # 110 + 17 = 127: he did go out, the over-claim is only corrected
+    ([90, 50], 24, None),  # 90 + 24 = 114: not into the game hole
+    ([97, 50], 24, {"put_back_to": 114, "score": 99, "award": 7}),  # 121 exactly claimed: 7 over
+    ([5, 50], 29, None),
+])
+def test_false_claim_of_game_only_into_the_game_hole(client, scores, claim, expected):
+    c = post(client, HANDS, {**SEVENTEEN, "claim": claim, "tournament": True, "scores": scores}).json["claim"]
+    got = c["false_claim_of_game"]
+    if expected is None:
+        assert got is None
+    else:
+        assert {k: got[k] for k in expected} == expected
+
+
+def test_false_claim_set_back_stops_at_0_and_needs_tournament_rules(client):
+    # game to 61: on 40 the pone (seat 1 of 3) claims 24 for the 17 hand: 64 >= 61 > 57
+    c = post(client, HANDS, {**SEVENTEEN, "claim": 24, "tournament": True, "target": 61, "players": 3,
+                             "seat": 1, "scores": [10, 40, 20]}).json["claim"]
+    assert c["false_claim_of_game"]["opponent"] == 2 and c["false_claim_of_game"]["award"] == 61 - 57
+    c = post(client, HANDS, {**SEVENTEEN, "claim": 24, "scores": [100, 96]}).json["claim"]
+    assert c["false_claim_of_game"] is None
+    body = problem(post(client, HANDS, {**SEVENTEEN, "claim": 3, "scores": [100, 96, 3]}), 422)
+    assert fields(body) == ["/scores"]
+    body = problem(post(client, HANDS, {**SEVENTEEN, "claim": 3, "target": 61, "scores": [61, 9]}), 422)
+    assert fields(body) == ["/scores/0"]
+
+
+def test_set_back_is_never_below_0():
+    from service.core.claims import false_claim_of_game
+
+    f = false_claim_of_game(2, 1, 50, 5, 12, 61)  # 55 put back, 6 awarded, 15 set back: 40
+    assert (f.put_back_to, f.award, f.set_back, f.score) == (55, 6, 15, 40)
+    f = false_claim_of_game(2, 1, 0, 2, 29, 29)  # (no such target; the arithmetic only)
+    assert (f.set_back, f.score) == (2, 0)

@@ -19,6 +19,12 @@ so it is judged as a claim of 0 and said so (``zero_hand``).  Muggins never
 takes penalty points, muggins scores themselves, or a missed his heels
 (ACC 10.3): those are never the claimant's items here.
 
+A **false claim of game** (ACC 8.4.b, :func:`false_claim_of_game`): under
+tournament rules, an over-claim that pegs into the game hole when the points
+actually made do not reach it.  The offender is put back to the points
+actually scored, the opponent receives the points over-claimed up to the
+game hole, and the offender is set back 15 points (never below 0).
+
 Which items were missed cannot be read from a number; the service takes the
 claim to cover the items in the spoken order (fifteens, pairs, runs, flush,
 nobs; in the play the order the scores fall) and lists what it does not
@@ -39,6 +45,8 @@ from typing import NamedTuple, Sequence
 from .errors import MalformedError
 from .play import Score, next_opponent
 
+FALSE_CLAIM_SET_BACK = 15
+"""ACC 8.4.b: the points a false claim of game sets the offender back."""
 MAX_CLAIM = 29
 """The most a claim may be: the best hand (29)."""
 ZERO_HAND = 19
@@ -127,3 +135,42 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
     return Ruling(seat, claim, counted, made, "under", short, counted, 0 if muggins else short,
                   short if muggins else 0, to, zero, tuple(missed), tuple(out),
                   RULES["under", muggins])
+
+
+class FalseClaimOfGame(NamedTuple):
+    """ACC 8.4.b, what a false claim of game costs."""
+
+    seat: int
+    """The offender."""
+    put_back_to: int
+    """His score with the points he actually made."""
+    set_back: int
+    """15, or less at the bottom of the board."""
+    score: int
+    """His score after the set back."""
+    opponent: int
+    """Who receives the points over-claimed (the next seat of the other side)."""
+    award: int
+    """The points over-claimed up to the game hole."""
+
+
+def false_claim_of_game(players: int, seat: int, before: int, made: int, claimed: int,
+                        target: int) -> FalseClaimOfGame | None:
+    """Whether pegging ``claimed`` from ``before`` is a false claim of game (ACC
+    8.4.b): the claim reaches ``target`` but the ``made`` points do not.
+
+    **Decision:** the points over-claimed are counted up to the game hole (a
+    claim past 121 gives the opponent no more than the pegs between the true
+    score and 121), and the set back stops at 0.
+
+    >>> false_claim_of_game(2, 0, 110, 8, 12, 121)
+    FalseClaimOfGame(seat=0, put_back_to=118, set_back=15, score=103, opponent=1, award=3)
+    >>> false_claim_of_game(2, 0, 110, 11, 12, 121) is None  # he made it: a correction only
+    True
+    """
+    if before + claimed < target or before + made >= target:
+        return None
+    put_back = before + made
+    back = min(FALSE_CLAIM_SET_BACK, put_back)
+    return FalseClaimOfGame(seat, put_back, back, put_back - back, next_opponent(players, seat),
+                            target - put_back)

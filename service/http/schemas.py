@@ -321,13 +321,25 @@ class HandClaimRequest(HandScoreRequest):
     muggins = StrictBoolean(load_default=False)
     players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
     seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
+    tournament = StrictBoolean(load_default=False)
+    scores = fields.List(StrictInteger(validate=validate.Range(0, 120)), validate=validate.Length(2, 3))
+    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
 
     def check(self, data: dict[str, Any]) -> None:
-        if data["seat"] >= data["players"]:
-            raise ValidationError({"seat": [f"seat {data['seat']} is not at a {data['players']}-player table"]})
+        players = data["players"]
+        if data["seat"] >= players:
+            raise ValidationError({"seat": [f"seat {data['seat']} is not at a {players}-player table"]})
+        scores = data.get("scores")
+        if scores is not None:
+            sides = 2 if players == 4 else players
+            if len(scores) != sides:
+                raise ValidationError({"scores": [f"a {players}-player game keeps {sides} scores, not {len(scores)}"]})
+            late = [i for i, v in enumerate(scores) if v >= data["target"]]
+            if late:
+                raise ValidationError({"scores": {late[0]: [f"the game is over at {data['target']}"]}})
 
 
-CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat"))
+CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat", "tournament", "scores", "target"))
 """The fields that make a hands/score body a judged claim."""
 
 

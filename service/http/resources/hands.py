@@ -28,7 +28,7 @@ import falcon
 import orjson
 
 from service.core.cards import Card
-from service.core.claims import Ruling, judge
+from service.core.claims import FalseClaimOfGame, Ruling, false_claim_of_game, judge
 from service.core.play import Score
 from service.core.show import score_show
 
@@ -49,7 +49,14 @@ def score_json(s: Score) -> dict[str, Any]:
     return {"kind": s.kind, "cards": [_NAMES[c] for c in sorted(s.cards)], "points": s.points}
 
 
-def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json) -> dict[str, Any]:
+def false_claim_json(f: FalseClaimOfGame | None) -> dict[str, Any] | None:
+    return None if f is None else {"seat": f.seat, "put_back_to": f.put_back_to, "set_back": f.set_back,
+                                   "score": f.score, "opponent": f.opponent, "award": f.award,
+                                   "rule": "ACC 8.4.b false claim of game"}
+
+
+def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json,
+                false_claim: FalseClaimOfGame | None = None) -> dict[str, Any]:
     """A judged claim as the API answers it (the ``claim`` member); ``item``
     writes each missed item (the show's in deck order, the play's as played)."""
     return {
@@ -64,6 +71,7 @@ def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json)
         "muggins": {"seat": r.muggins_seat, "points": r.muggins} if r.muggins_seat is not None else None,
         "missed": [item(s) for s in r.missed],
         "rule": r.rule,
+        "false_claim_of_game": false_claim_json(false_claim),
     }
 
 
@@ -72,8 +80,13 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     seat = data["seat"]
     show = score_show(data["cards"], data["starter"], data["crib"])
     scores = [Score(seat, kind, points, cards) for kind, cards, points in show.items]
-    ruling = judge(data["players"], seat, scores, data["claim"], data["muggins"])
-    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(ruling)) + b"}"
+    players = data["players"]
+    ruling = judge(players, seat, scores, data["claim"], data["muggins"])
+    false_claim = None
+    if data["tournament"] and data.get("scores") is not None:
+        before = data["scores"][seat % 2 if players == 4 else seat]
+        false_claim = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, data["target"])
+    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(ruling, false_claim=false_claim)) + b"}"
 
 
 def answer(data: dict[str, Any], body: Callable[[tuple[Card, ...], Card, bool], bytes] = show_body) -> bytes:
