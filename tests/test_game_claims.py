@@ -66,3 +66,38 @@ def test_tournament_play_claim_stands() -> None:
     g, _ = run(start(client(tournament=True)), SETUP_2 + PLAY_2[:7])
     g, events = apply_action(g, PLAY(1, "4C", claim=1))
     assert fronts(g) == (0, 1) and kinds(events[0]) == [(1, "run", 1)]
+
+
+# -- ACC 6.3.c, his heels forfeited ------------------------------------------------
+
+
+def _cut_a_jack(options, claim):
+    from service.core.cards import Card
+    from service.core.game import Cut
+
+    g, _ = run(start(options), SETUP_2)
+    g, events = apply_action(g, Cut(1, Card.parse("JH"), claim))
+    return g, events
+
+
+def test_acc_6_3_c_heels_not_pegged_before_the_dealer_plays_are_forfeited() -> None:
+    g, events = _cut_a_jack(client(tournament=True), 0)
+    assert fronts(g) == (0, 0) and events[0].scores == ()
+    g, _ = _cut_a_jack(client(tournament=True), 2)
+    assert fronts(g) == (2, 0)
+    g, _ = _cut_a_jack(client(tournament=True, muggins=True), 0)
+    assert fronts(g) == (0, 0)  # ACC 10.3: no muggins on a missed his heels
+    g, _ = _cut_a_jack(client(tournament=True), None)
+    assert fronts(g) == (2, 0)  # no claim: pegged at the cut, as always
+
+
+def test_heels_are_pegged_at_the_cut_without_tournament_rules() -> None:
+    g, _ = _cut_a_jack(client(), 0)
+    assert fronts(g) == (2, 0)
+
+
+def test_the_heels_claim_is_in_the_notation() -> None:
+    from service.core.game import notation, parse_action
+
+    assert notation(parse_action("cut 1 JH =0")) == "cut 1 JH =0"
+    assert parse_action("cut 1 =2").claim == 2

@@ -19,6 +19,9 @@ so it is judged as a claim of 0 and said so (``zero_hand``).  Muggins never
 takes penalty points, muggins scores themselves, or a missed his heels
 (ACC 10.3): those are never the claimant's items here.
 
+His heels not pegged before the dealer plays a card are forfeited (ACC
+6.3.c, :func:`heels_pegged`).
+
 A **false claim of game** (ACC 8.4.b, :func:`false_claim_of_game`): under
 tournament rules, an over-claim that pegs into the game hole when the points
 actually made do not reach it.  The offender is put back to the points
@@ -135,6 +138,22 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
     return Ruling(seat, claim, counted, made, "under", short, counted, 0 if muggins else short,
                   short if muggins else 0, to, zero, tuple(missed), tuple(out),
                   RULES["under", muggins])
+
+
+def heels_pegged(heels: int, claim: int | None, tournament: bool) -> int:
+    """His heels as the dealer pegs them (ACC 6.3.c): under tournament rules his
+    heels not pegged before he plays a card are forfeited, so he pegs what he
+    claimed of them (``claim``: what he pegged before his first card; 0 when he
+    forgot), never more than the 2 there are; muggins never takes them (ACC
+    10.3).  Without tournament rules, or without a claim, he pegs them all.
+
+    >>> heels_pegged(2, 0, True), heels_pegged(2, 2, True), heels_pegged(2, 0, False), heels_pegged(0, 2, True)
+    (0, 2, 2, 0)
+    """
+    if claim is None or not tournament:
+        return heels
+    check_claim(claim)
+    return min(claim, heels)
 
 
 class FalseClaimOfGame(NamedTuple):

@@ -25,7 +25,7 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
-from ..claims import false_claim_of_game, judge
+from ..claims import false_claim_of_game, heels_pegged, judge
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
@@ -344,9 +344,9 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
         starter = a.starter
     else:
         starter = pos.cards[o.players * o.cards_dealt + o.dealt_to_crib]
-        a = Cut(a.seat, starter)
+        a = Cut(a.seat, starter, a.claim)
     pegs, scores, winner = pos.pegs, (), None
-    heels = his_heels(starter)
+    heels = heels_pegged(his_heels(starter), a.claim, o.tournament)  # ACC 6.3.c: forfeited if not pegged
     if heels:
         pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
     events = [GameEvent("starter", pos.deal, a.seat, (starter,), scores=scores)]

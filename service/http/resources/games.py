@@ -56,6 +56,7 @@ class DiscardAction(_ActionBase):
 
 class CutAction(_ActionBase):
     starter = CardField()
+    claim = StrictInteger(validate=validate.Range(0, 29))
 
 
 class PlayAction(_ActionBase):
