@@ -96,3 +96,15 @@ def test_batch_results_equal_the_one_by_one_results(items):
             assert result["status"] == single["status"] and result["type"] == single["type"]
             assert [(f"/items/{i}" + e["field"], e["reason"]) for e in single["errors"]] == \
                 [(e["field"], e["reason"]) for e in result["errors"]]
+
+
+def test_the_batch_has_its_own_body_limit(client):
+    """512 KiB for the batch; the service's 64 KiB everywhere else."""
+    big = b'{"items": [' + b" " * (512 * 1024) + b"]}"
+    r = client.simulate_post(BATCH, body=big, headers={"Content-Type": "application/json"})
+    assert problem(r, 413)["detail"] == "the body may be at most 524288 bytes"
+    mid = b'{"cards": ["5H", "5C", "5S", "JD"], "starter": "5D"' + b" " * (70 * 1024) + b"}"
+    r = client.simulate_post(ONE, body=mid, headers={"Content-Type": "application/json"})
+    assert problem(r, 413)["detail"] == "the body may be at most 65536 bytes"
+    r = client.simulate_post(BATCH, body=b'{"items": [' + mid + b"]}", headers={"Content-Type": "application/json"})
+    assert r.status_code == 200 and r.json["results"][0]["total"] == 29

@@ -32,9 +32,6 @@ MAX_ITEMS = 1000
 MAX_BODY_BYTES = 512 * 1024
 """The largest batch body: 1,000 items of any documented shape fit well within it."""
 
-_PLAIN = frozenset(("cards", "starter", "crib"))
-
-
 class HandScoreBatch:
     def __init__(self, hands: HandScore) -> None:
         self.hands = hands
@@ -53,16 +50,16 @@ class HandScoreBatch:
             raise invalid_request([{"field": "/items", "reason": reason}])
         body = self.hands.body
         spell = SPELLINGS.get
-        plain = _PLAIN
         out = []
         append = out.append
         for i, item in enumerate(items):
             # The plain count, well formed: straight to the answer (the schema would say the same).
-            if type(item) is dict and item.keys() <= plain:
+            # Its keys: cards and starter, and perhaps crib (two keys, or three with crib).
+            if type(item) is dict and 2 <= (n := len(item)) <= 3:
                 try:
                     cards = item["cards"]
                     starter = spell(item["starter"])
-                    crib = item.get("crib", False)
+                    crib = item["crib"] if n == 3 else False
                     if type(cards) is list and len(cards) == 4 and (crib is True or crib is False):
                         a, b, c, d = hand = (spell(cards[0]), spell(cards[1]), spell(cards[2]), spell(cards[3]))
                         if len({a, b, c, d, starter}) == 5 and None not in hand and starter is not None:
