@@ -93,12 +93,10 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True) -> falcon.App:
-    """Build the falcon application.  Arguments override the environment
-    (``sealer=True``: from ``CRIBBAGE_HAND_CACHE``
-    answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
-``CRIBBAGE_STATE_CACHE``
-    game states each worker remembers having answered, default 2048; 0: none.
-``CRIBBAGE_STATE_SECRET``; ``None``: plain states)."""
+    """Build the falcon application.  Arguments override the environment:
+    ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``
+    and ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
+    states; or a :class:`~service.seal.Sealer`)."""
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
