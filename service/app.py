@@ -34,7 +34,7 @@ from service.core.errors import CribbageError
 from .http import media
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging
+from .http.resources import games, hands, meta, pegging, problem_pages
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -110,7 +110,11 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_error_handler(CribbageError, _core_error)
 
     app.add_route("/healthz", meta.Health())
-    app.add_route("/openapi.yaml", meta.OpenAPIDocument())
+    document = meta.OpenAPIDocument()
+    app.add_route("/openapi.yaml", document)
+    app.add_route("/readyz", meta.Ready(app, state="sealed" if sealer else "plain"))
+    app.add_route("/version", meta.Version(document.data))
+    app.add_route("/problems/{slug}", problem_pages.ProblemPage())
     app.add_route("/docs", meta.Docs())
     app.add_static_route("/docs/static", meta.swagger_ui_dir())
     app.add_route("/metrics", meta.Metrics())
