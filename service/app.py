@@ -18,6 +18,11 @@ Configuration (environment, read when the app is created):
     when set (16 bytes or more), game states travel sealed (see :mod:`service.seal`).
 ``CRIBBAGE_LOG_LEVEL``
     ``debug``, ``info`` (default), ``warning`` or ``error``.
+``CRIBBAGE_GZIP_MIN_BYTES``
+    smallest response body sent gzip-compressed to a client that accepts it,
+    default 1024; 0: never compress (:mod:`service.http.compression`).
+``CRIBBAGE_GIT_REVISION``
+    the git commit ``GET /version`` reports (the image sets it when built).
 """
 
 from __future__ import annotations
@@ -32,9 +37,11 @@ import structlog
 from service.core.errors import CribbageError
 
 from .http import media
+from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
+from .http.compression import Compression
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging
+from .http.resources import games, hands, meta, pegging, problem_pages
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -101,14 +108,22 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    app = falcon.App(middleware=[Edge(limit, collect_metrics=collect_metrics)])
+    middleware: list = [Edge(limit, collect_metrics=collect_metrics)]
+    gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES)
+    if gzip_min:
+        middleware.append(Compression(min_size=gzip_min))
+    app = falcon.App(middleware=middleware)
     media.install(app)
     app.set_error_serializer(render_problem)
     app.add_error_handler(Exception, _unexpected_error)
     app.add_error_handler(CribbageError, _core_error)
 
     app.add_route("/healthz", meta.Health())
-    app.add_route("/openapi.yaml", meta.OpenAPIDocument())
+    document = meta.OpenAPIDocument()
+    app.add_route("/openapi.yaml", document)
+    app.add_route("/readyz", meta.Ready(app, state="sealed" if sealer else "plain"))
+    app.add_route("/version", meta.Version(document.data))
+    app.add_route("/problems/{slug}", problem_pages.ProblemPage())
     app.add_route("/docs", meta.Docs())
     app.add_static_route("/docs/static", meta.swagger_ui_dir())
     app.add_route("/metrics", meta.Metrics())
