@@ -135,8 +135,14 @@ class Edge:
             if length:
                 self._read_body(req, length)
             return
-        if not req.get_header("Transfer-Encoding"):
+        coding = req.get_header("Transfer-Encoding")
+        if not coding:
             return  # no length and no transfer coding: no body
+        if coding.strip().lower() != "chunked":
+            # gunicorn unframes the chunks and leaves any other coding on the bytes.
+            reason = f"the only transfer coding accepted is chunked, not {coding[:60]!r}"
+            raise ProblemError(400, "body-unreadable", "The request body could not be read", reason,
+                               errors=[{"field": "", "reason": reason}])
         chunks = []
         size = 0
         try:

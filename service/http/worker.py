@@ -60,6 +60,7 @@ PROBLEM_BASE = "https://cribbage.example/problems/"
 READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5.0)
 MAX_PENDING = int(os.environ.get("GUNICORN_MAX_PENDING", "").strip() or 32)
 RETRY_AFTER = 1
+ACCEPT_BATCH = 64
 SHED_LINGER = 2.0
 """Seconds a shed connection is read and discarded after its 503, so that the
 kernel does not reset it (and the client lose the answer) over unread bytes."""
@@ -204,22 +205,30 @@ class Worker(ThreadWorker):
     # -- the request deadline ----------------------------------------------------
 
     def accept(self, listener) -> None:
-        """gthread's accept, with the client socket a :class:`DeadlineSocket`."""
-        try:
-            client_sock, client_addr = listener.accept()
-        except OSError as e:
-            if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
-                raise
-            return
-        if not self.cfg.is_ssl:
-            client_sock = DeadlineSocket(client_sock.family, client_sock.type, client_sock.proto,
-                                         fileno=client_sock.detach())
-            client_sock.timeout_s = self.read_timeout
-        self.nr_conns += 1
-        client_sock.setblocking(True)
-        conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname())
-        conn.worker = self
-        self.enqueue_req(conn)
+        """gthread's accept, with the client socket a :class:`DeadlineSocket`, and
+        up to :data:`ACCEPT_BATCH` connections at a time: the main loop gets the
+        GIL back only every few milliseconds while the threads are busy, and
+        one connection a turn let the listen queue, and every new
+        connection's wait, grow under load (measured: p99 1.75 s at 1,000
+        connections, shed or not)."""
+        for _ in range(ACCEPT_BATCH):
+            if self.nr_conns >= self.worker_connections:
+                return
+            try:
+                client_sock, client_addr = listener.accept()
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                    raise
+                return
+            if not self.cfg.is_ssl:
+                client_sock = DeadlineSocket(client_sock.family, client_sock.type, client_sock.proto,
+                                             fileno=client_sock.detach())
+                client_sock.timeout_s = self.read_timeout
+            self.nr_conns += 1
+            client_sock.setblocking(True)
+            conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname())
+            conn.worker = self
+            self.enqueue_req(conn)
 
     def handle_request(self, req, conn):
         """The head is in: from here a late read is the body's (answered by the app)."""
