@@ -41,7 +41,7 @@ from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging, problem_pages
+from .http.resources import batch, games, hands, meta, pegging, problem_pages, tournaments
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -108,7 +108,11 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    middleware: list = [Edge(limit, collect_metrics=collect_metrics)]
+    # the hands batch (1,000 items) and the standings (5,000 lines) have their own
+    # body limits, never below the service's
+    limits = {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
+              "/v1/tournaments/standings": max(limit, tournaments.MAX_BODY_BYTES)}
+    middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=limits)]
     gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES)
     if gzip_min:
         middleware.append(Compression(min_size=gzip_min))
@@ -128,7 +132,12 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_static_route("/docs/static", meta.swagger_ui_dir())
     app.add_route("/metrics", meta.Metrics())
 
-    app.add_route("/v1/hands/score", hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096)))
+    hand_score = hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096))
+    app.add_route("/v1/hands/score", hand_score)
+    app.add_route("/v1/hands/score-batch", batch.HandScoreBatch(hand_score))
+    app.add_route("/v1/matches/score", tournaments.MatchScore())
+    app.add_route("/v1/tournaments/standings", tournaments.Standings())
+    app.add_route("/v1/tournaments/bracket", tournaments.Bracket())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
     reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))

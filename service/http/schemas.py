@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from service.core.cards import SPELLINGS, Card, repeated_cards
@@ -311,6 +311,26 @@ class HandScoreRequest(DistinctCardsSchema):
     cards = Cards(4, what="a hand or crib", required=True)
     starter = CardField(required=True)
     crib = StrictBoolean(load_default=False)
+
+
+class HandClaimRequest(HandScoreRequest):
+    """``POST /v1/hands/score`` with a claim to judge: what the player announced,
+    muggins on or off, and who counted at a table of how many (the muggins
+    seat).  Only a body with one of these fields is loaded by this schema, so
+    the plain count keeps its lean path."""
+
+    claim = StrictInteger(validate=validate.Range(0, 29))
+    muggins = StrictBoolean(load_default=False)
+    players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
+    seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
+
+    def check(self, data: dict[str, Any]) -> None:
+        if data["seat"] >= data["players"]:
+            raise ValidationError({"seat": [f"seat {data['seat']} is not at a {data['players']}-player table"]})
+
+
+CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat"))
+"""The fields that make a hands/score body a judged claim."""
 
 
 def flatten_errors(messages: Any, path: tuple[Any, ...] = ()) -> list[dict[str, str]]:
