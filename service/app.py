@@ -34,7 +34,7 @@ from service.core.errors import CribbageError
 from .http import media
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging
+from .http.resources import advice, games, hands, meta, pegging
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -123,6 +123,9 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
     app.add_route("/v1/games/replay", games.GameReplay())
+    app.add_route("/v1/discards", advice.Discards())
+    app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
+    app.add_route("/v1/games/suggest", advice.GameSuggest(reader))
     return app
 
 
