@@ -4,7 +4,8 @@ perfect-information Monte Carlo advisor for a seat that sees only its own cards.
 **Double dummy** (:func:`solve`): with every seat's cards known, the rest of
 the play is searched to its end; each seat plays to maximise its side's net
 pegging (its side's points less the other sides'), so with two sides this is
-minimax.  The pegging rules depend on ranks only (suits never score in the
+minimax; ties are broken by the side's own points, then by the points
+vector itself, so every equal choice gives the same value.  The pegging rules depend on ranks only (suits never score in the
 play), so hands are searched as sorted rank tuples and cards of one rank are
 one move; positions are memoised.  The rules are those of
 :mod:`service.core.play` (a seat unable to play says go; the last card of a
@@ -108,12 +109,14 @@ class Solver:
         self.nodes += 1
         side = self.side[turn]
         best = None
-        best_net = None
+        best_key = None
         for _, pts, go_to, nxt in self.moves(hands, turn, count, seq, passed, last):
             v = self.line_value(turn, pts, go_to, nxt)
-            net = 2 * v[side] - sum(v)
-            if best is None or net > best_net:
-                best, best_net = v, net
+            # its side's net, then its own points, then the points themselves: a total order, so
+            # the value does not depend on the order moves are tried in
+            k = (2 * v[side] - sum(v), v[side], v)
+            if best is None or k > best_key:
+                best, best_key = v, k
         self.memo[key] = best
         return best
 
