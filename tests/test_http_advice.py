@@ -122,3 +122,40 @@ def test_suggest_for_a_seat_with_nothing_to_do(plain):
     game = _start(plain)
     body = problem(plain.simulate_post("/v1/games/suggest", json={"state": game["state"], "seat": 1}), 422)
     assert body["rule"] == "not_to_act"
+
+
+# -- the documented examples are what the service answers ------------------------
+
+import pathlib
+
+import yaml
+from openapi_schema_validator import OAS31Validator
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+
+
+def _validator(node):
+    return OAS31Validator({**DOC, "allOf": [node]})
+
+
+@pytest.mark.parametrize("path", ["/v1/discards", "/v1/pegging/advise", "/v1/games/suggest"])
+def test_advice_examples_are_real(plain, path):
+    op = DOC["paths"][path]["post"]
+    requests = op["requestBody"]["content"]["application/json"]["examples"]
+    request_validator = _validator(op["requestBody"]["content"]["application/json"]["schema"])
+    responses = {}
+    for status, response in op["responses"].items():
+        for media in response.get("content", {}).values():
+            for name, example in media.get("examples", {}).items():
+                responses[name] = (int(status), example["value"], _validator(media["schema"]))
+    assert set(responses) <= set(requests)
+    for name, example in requests.items():
+        request_validator.validate(example["value"])
+        got = plain.simulate_post(path, json=example["value"])
+        status, documented, validator = responses[name]
+        assert got.status_code == status, (name, got.text)
+        validator.validate(documented)
+        body = dict(got.json)
+        body.pop("request_id", None)
+        assert body == {k: v for k, v in documented.items() if k != "request_id"}, name

@@ -276,6 +276,10 @@ been searched (at least one deal, at most :data:`MAX_DEFAULT_SAMPLES`): about
 100 ms here, whatever the stage of the play (a 2-player lead takes a few
 hundred positions a deal, a 4-player lead tens of thousands)."""
 MAX_DEFAULT_SAMPLES = 64
+NODE_CAP = 150_000
+"""Whatever the sample count asked for, no more deals are started once this
+many positions have been searched (a request's work is bounded: about a
+second here); the answer says how many deals were solved."""
 
 
 def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0) -> PeggingAdvice:
@@ -289,7 +293,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0) ->
     side = solver.side[k.seat]
     done = 0
     while done < (samples if samples is not None else MAX_DEFAULT_SAMPLES):
-        if samples is None and done and solver.nodes >= DEFAULT_NODE_BUDGET:
+        if done and (solver.nodes >= NODE_CAP or (samples is None and solver.nodes >= DEFAULT_NODE_BUDGET)):
             break
         done += 1
         held = _deal_unseen(k, rng)
