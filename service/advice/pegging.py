@@ -34,8 +34,21 @@ MAX_COUNT = 31
 _VALUE_OF_RANK = (0,) + tuple(min(r, 10) for r in range(1, 14))
 
 
+_PEG_CACHE: dict[tuple[int, ...], int] = {}
+
+
 def _peg_points(seq: tuple[int, ...], count: int) -> int:
-    """What the last rank of ``seq`` scores (15, 31, pairs, runs): :func:`service.core.play.peg_scores` on ranks."""
+    """What the last rank of ``seq`` scores (15, 31, pairs, runs): :func:`service.core.play.peg_scores`
+    on ranks; kept by ``seq`` (which fixes the count), as the same counts recur in every search."""
+    pts = _PEG_CACHE.get(seq)
+    if pts is None:
+        if len(_PEG_CACHE) > 500_000:  # bounded: a long-lived worker sees many counts
+            _PEG_CACHE.clear()
+        pts = _PEG_CACHE[seq] = _peg_points_of(seq, count)
+    return pts
+
+
+def _peg_points_of(seq: tuple[int, ...], count: int) -> int:
     pts = 2 if count == 15 or count == MAX_COUNT else 0
     n = len(seq)
     if n < 2:
@@ -110,8 +123,17 @@ class Solver:
         side = self.side[turn]
         best = None
         best_key = None
+        sides = self.side
         for _, pts, go_to, nxt in self.moves(hands, turn, count, seq, passed, last):
-            v = self.line_value(turn, pts, go_to, nxt)
+            if nxt[1] < 0:
+                v = [0] * self.sides
+            else:
+                v = self.memo.get(nxt)
+                v = list(v if v is not None else self.value(*nxt))
+            v[side] += pts
+            if go_to >= 0:
+                v[sides[go_to]] += 1
+            v = tuple(v)
             # its side's net, then its own points, then the points themselves: a total order, so
             # the value does not depend on the order moves are tried in
             k = (2 * v[side] - sum(v), v[side], v)
@@ -282,9 +304,10 @@ many positions have been searched (a request's work is bounded: about a
 second here); the answer says how many deals were solved."""
 
 
-def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0) -> PeggingAdvice:
+def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
+           node_budget: int = DEFAULT_NODE_BUDGET) -> PeggingAdvice:
     """Perfect-information Monte Carlo: ``samples`` consistent deals (None:
-    within :data:`DEFAULT_NODE_BUDGET`), each solved double dummy."""
+    until ``node_budget`` positions are searched), each solved double dummy."""
     play = k.play
     rng = random.Random(f"pegging-advice/{seed}")
     solver = Solver(play.players)
@@ -293,7 +316,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0) ->
     side = solver.side[k.seat]
     done = 0
     while done < (samples if samples is not None else MAX_DEFAULT_SAMPLES):
-        if done and (solver.nodes >= NODE_CAP or (samples is None and solver.nodes >= DEFAULT_NODE_BUDGET)):
+        if done and (solver.nodes >= NODE_CAP or (samples is None and solver.nodes >= node_budget)):
             break
         done += 1
         held = _deal_unseen(k, rng)
