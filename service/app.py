@@ -34,7 +34,7 @@ from service.core.errors import CribbageError
 from .http import media
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging
+from .http.resources import games, hands, meta, pages, pegging
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -123,6 +123,12 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
     app.add_route("/v1/games/replay", games.GameReplay())
+
+    # The playground (service/web/static/): pages on the API above, no build step, no CDN.
+    files = pages.load_static()
+    app.add_route("/", pages.Page(files))
+    app.add_route("/play/{page}", pages.Page(files))
+    app.add_route("/play/static/{name}", pages.Asset(files))
     return app
 
 
