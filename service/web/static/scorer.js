@@ -2,7 +2,7 @@
 // POST /v1/discards (the discard advisor).  The state is in the URL, so an analysis can
 // be shared: ?hand=5H,5C,5S,JD&starter=5D&crib=0 (advisor: &players=2&dealer=1&model=tuned).
 import { post, say } from "./api.js";
-import { DECK, cardEl, kindWords, el } from "./cards.js";
+import { RANKS, SUITS, cardEl, kindWords, el } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { hand: [], starter: null, crib: false, target: "hand", players: null, dealer: false, model: "tuned" };
@@ -44,11 +44,16 @@ function chosen() {
 
 function buildGrid() {
   const grid = $("grid");
-  for (const code of DECK) {
-    const b = cardEl(code, "button");
-    b.type = "button";
-    b.addEventListener("click", () => pick(code));
-    grid.append(b);
+  for (const suit of SUITS) {
+    const row = el("div", { class: "suit-row" });
+    for (const rank of RANKS) {
+      const code = rank + suit;
+      const b = cardEl(code, "button");
+      b.type = "button";
+      b.addEventListener("click", () => pick(code));
+      row.append(b);
+    }
+    grid.append(row);
   }
 }
 
@@ -65,16 +70,16 @@ function pick(code) {
 
 function render() {
   const taken = chosen();
-  for (const b of $("grid").children) {
+  for (const b of $("grid").querySelectorAll("button")) {
     b.disabled = taken.has(b.dataset.card) || (state.target === "hand" && state.hand.length >= 6);
   }
   document.querySelector(`input[name="target"][value="${state.target}"]`).checked = true;
   const slots = $("hand-slots");
   slots.replaceChildren();
-  state.hand.forEach((code, i) => slots.append(slotCard(code, () => { state.hand.splice(i, 1); update(); })));
+  state.hand.forEach((code, i) => slots.append(slotCard(code, () => { state.hand.splice(i, 1); state.target = "hand"; update(); })));
   for (let i = state.hand.length; i < 4; i++) slots.append(el("span", { class: "slot", "aria-hidden": "true" }));
   const st = $("starter-slot");
-  st.replaceChildren(state.starter ? slotCard(state.starter, () => { state.starter = null; update(); })
+  st.replaceChildren(state.starter ? slotCard(state.starter, () => { state.starter = null; state.target = "starter"; update(); })
     : el("span", { class: "slot", "aria-hidden": "true" }));
   $("crib").checked = state.crib;
   $("hand-text").value = state.hand.join(" ");
