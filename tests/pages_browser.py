@@ -94,6 +94,7 @@ def new_page(browser, viewport=DESKTOP, **kw):
     page = context.new_page()
     watch = ConsoleWatch()
     watch.attach(page)
+    page.console_watch = watch
     page.set_default_timeout(10_000)
     return context, page, watch
 
@@ -102,7 +103,6 @@ def new_page(browser, viewport=DESKTOP, **kw):
 def page(browser):
     """A desktop page; the test fails if the console showed an error or a script threw."""
     context, pg, watch = new_page(browser)
-    pg.console_watch = watch
     yield pg
     context.close()
     assert not watch.errors, watch.errors
