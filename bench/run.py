@@ -129,6 +129,13 @@ def bench_in_process() -> None:
     inprocess.bench(bodies.score_requests(), bodies.pegging_requests(), bodies.go_requests())
 
 
+def bench_compression() -> None:
+    """gzip's sizes and cost in-process (bench/compression.py)."""
+    from bench import compression
+
+    compression.bench()
+
+
 def bench_games() -> None:
     """Random games side by side with OpenSpiel, and the state's size (bench/games.py)."""
     from bench import games
@@ -229,6 +236,7 @@ SECTIONS = {
     "games": bench_games,
     "distribution": bench_distribution,
     "in_process": bench_in_process,
+    "compression": bench_compression,
     "side_by_side": bench_side_by_side,
     "batch": bench_batch,
     "tournament": bench_tournament,

@@ -271,7 +271,7 @@ def test_acc_bracket_examples(client, entrants, qualifiers, size, byes):
 
 def test_108_entrants_named(client):
     names = [f"player {i}" for i in range(1, 109)]
-    b = post(client, BRACKET, {"entrants": names}).json
+    b = post(client, BRACKET, {"names": names}).json
     first = b["rounds"][0]["matches"]
     assert first[0] == {"match": 0, "seeds": [1, 32], "bye": True, "players": ["player 1", None]}
     assert first[1] == {"match": 1, "seeds": [16, 17], "bye": False, "players": ["player 16", "player 17"]}
@@ -312,8 +312,12 @@ def test_every_bracket(entrants):
 
 
 def test_bad_entrants(client):
-    for bad in (0, 4097, [], ["a", "a"], "12", [1]):
-        assert fields(problem(post(client, BRACKET, {"entrants": bad}), 422))[0].startswith("/entrants")
+    for bad in (0, 4097, [], "12", 12.0, True):
+        assert fields(problem(post(client, BRACKET, {"entrants": bad}), 422)) == ["/entrants"]
+    for bad in ([], ["a", "a"], [1], 5, ["x" * 41]):
+        assert fields(problem(post(client, BRACKET, {"names": bad}), 422))[0].startswith("/names")
+    assert fields(problem(post(client, BRACKET, {"entrants": 2, "names": ["a", "b"]}), 422)) == [""]
+    assert fields(problem(post(client, BRACKET, {}), 422)) == [""]
     with pytest.raises(MalformedError):
         bracket(0)
 

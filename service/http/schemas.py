@@ -69,7 +69,12 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictInteger(fields.Integer):
-    """Only JSON integers: no strings, no booleans, no fractions (``1.0`` is 1, as in JSON Schema)."""
+    """Only JSON integers: no strings, no booleans, no numbers with a fraction or an
+    exponent -- ``2.0`` too is refused, as the rules core refuses it in a game
+    state (JSON Schema would count ``2.0`` an integer; a client that sends one
+    has a bug worth hearing about).  Bounds are the field's ``validate.Range``."""
+
+    default_error_messages = {"invalid": "expected a whole number (a JSON integer such as 2, not 2.0 or \"2\")"}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
@@ -86,11 +91,8 @@ class StrictInteger(fields.Integer):
         return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, bool):
+        if type(value) is not int:  # bool is an int subclass; floats are not integers here
             raise self.make_error("invalid")
-        if isinstance(value, float) and value.is_integer():
-            # JSON Schema (and so openapi.yaml) counts 1.0 as an integer.
-            value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
 
 

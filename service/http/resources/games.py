@@ -203,7 +203,8 @@ class StateReader:
                 raise MalformedError("the sealed header does not match the state", field="state")
             return state, False
         data = orjson.loads(raw)
-        return (from_v1(data) if data.get("version") == 1 else from_json(data)), False
+        version = data.get("version")
+        return (from_v1(data) if type(version) is int and version == 1 else from_json(data)), False
 
 
 class _GameResource:

@@ -25,8 +25,8 @@ from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
 from service.core.claims import judge
-from service.core.errors import IllegalError, MalformedError
-from service.core.play import Go, Play, PlayCard, replay, rule_on_go
+from service.core.go import count_of, rule_on_go
+from service.core.play import Go, Play, PlayCard, replay
 
 from ..actions import action_json
 from ..media import read_json_object
@@ -199,12 +199,8 @@ class PeggingScore:
         # The core checks the table: the pone and every entry's seat at it, a hand per seat.
         play = Play.start(players, pone, data.get("hands"), tournament=data["tournament"])
         play, events = replay(play, data["plays"])
-        if data["complete"] and not play.hand_over:
-            raise IllegalError(
-                "the plays are said to be the whole hand, but "
-                + ", ".join(f"seat {s} still holds {n}" for s, n in enumerate(play.left) if n),
-                rule="hand_not_complete", legal=play.legal_actions(), field="plays",
-            )
+        if data["complete"]:
+            play.check_complete()
         totals = list(play.scores)
         if any(a.claim is not None for a in data["plays"]):
             scored = judged_events(players, events, data["muggins"], totals)
@@ -233,15 +229,7 @@ class PeggingGo:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        if "count_cards" in data:
-            count = sum(c.value for c in data["count_cards"])
-            if count > 30:
-                raise MalformedError(
-                    f"the cards of a count in progress add up to 30 at most, not {count}",
-                    field="count_cards",
-                )
-        else:
-            count = data["count"]
+        count = count_of(data["count_cards"]) if "count_cards" in data else data["count"]
         ruling = rule_on_go(count, data["hand"], tournament=data["tournament"])
         resp.data = orjson.dumps({
             "legal": ruling.legal,

@@ -103,11 +103,6 @@ class MatchScore:
         resp.content_type = falcon.MEDIA_JSON
 
 
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 1.0 as an integer (so openapi.yaml does): read it as 1."""
-    return int(value) if type(value) is float and value.is_integer() else value
-
-
 class ResultEntries(fields.Field):
     """``results``: up to ``MAX_RESULTS`` lines ``{player, opponent, game_points,
     games_won, spread, round?}``, loaded as the core's :class:`Result` by hand
@@ -139,15 +134,14 @@ class ResultEntries(fields.Field):
                 if key in line and (type(v) is not str or not 1 <= len(v) <= MAX_NAME):
                     problems[key] = [f"a name is a string of 1 to {MAX_NAME} characters"]
             for key, (low, high) in self._LIMITS.items():
-                v = _integral(line.get(key))
+                v = line.get(key)
                 if key in line and (type(v) is not int or not low <= v <= high):
                     problems[key] = [f"an integer from {low} to {high}"]
             if problems:
                 errors[i] = problems
                 continue
-            out.append(Result(line["player"], line["opponent"], int(line["game_points"]),
-                              int(line["games_won"]), int(line["spread"]),
-                              None if line.get("round") is None else int(line["round"])))
+            out.append(Result(line["player"], line["opponent"], line["game_points"], line["games_won"],
+                              line["spread"], line.get("round")))
         if errors:
             raise ValidationError(errors)
         return out
@@ -170,15 +164,10 @@ class Standings:
         resp.content_type = falcon.MEDIA_JSON
 
 
-class EntrantsField(fields.Field):
-    """``entrants``: how many (an integer), or their names in standing order."""
+class NamesField(fields.Field):
+    """``names``: the entrants' names in standing order, each once."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[str | None]:
-        value = _integral(value)
-        if type(value) is int:
-            if not 1 <= value <= MAX_ENTRANTS:
-                raise ValidationError(f"1 to {MAX_ENTRANTS} entrants")
-            return [None] * value
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[str]:
         if type(value) is list:
             if not 1 <= len(value) <= MAX_NAMED_ENTRANTS:
                 raise ValidationError(f"1 to {MAX_NAMED_ENTRANTS} named entrants, not {len(value)}")
@@ -189,18 +178,22 @@ class EntrantsField(fields.Field):
             if len(set(value)) != len(value):
                 raise ValidationError("every entrant is named once")
             return value
-        raise ValidationError("expected the number of entrants or their names in standing order")
+        raise ValidationError("expected the entrants' names in standing order")
 
 
 class BracketRequest(StrictSchema):
-    entrants = EntrantsField(required=True)
+    entrants = StrictInteger(validate=validate.Range(1, MAX_ENTRANTS))
+    names = NamesField()
 
 
 class Bracket:
     _schema = BracketRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
-        names = load(self._schema, read_json_object(req))["entrants"]
+        data = load(self._schema, read_json_object(req))
+        if len(data) != 1:
+            raise MalformedError("give the number of entrants or their names, one of them", field="")
+        names = data.get("names") or [None] * data["entrants"]
         b = bracket(len(names))
         named = names[0] is not None
 
