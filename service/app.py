@@ -41,7 +41,7 @@ from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import batch, games, hands, meta, pages, pegging, problem_pages, tournaments
+from .http.resources import advice, batch, games, hands, meta, pages, pegging, problem_pages, tournaments
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -145,6 +145,9 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
     app.add_route("/v1/games/replay", games.GameReplay())
+    app.add_route("/v1/discards", advice.Discards())
+    app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
+    app.add_route("/v1/games/suggest", advice.GameSuggest(reader))
 
     # The playground (service/web/static/): pages on the API above, no build step, no CDN.
     files = pages.load_static()
