@@ -112,9 +112,11 @@ def test_a_skunk_win_from_the_match_scoring_operation(server, page, browser):
     expect(page.locator("#result")).to_have_attribute("data-result", "skunk")
     answer = httpx.post(f"{server}/v1/matches/score", json={"games": [{"scores": [121, 64]}]}).json()
     game = answer["games"][0]
-    assert game["result"] == "skunk"
+    assert game["result"] == "skunk" and game["winner"] == 0
     text = page.text_content("#result-text")
-    assert "Alice wins" in text and "skunk" in text and f"{game['game_points']} game points" in text
+    assert text.startswith("Alice wins, a skunk")
+    assert f"({game['game_points'][0]} game points, spread {game['spread'][0]})" in text
+    assert "Bob 64: a skunk" in text
     assert page.is_disabled('#pad button[data-points="2"]')  # the game is over
     screenshot(page, "scorekeeper-skunk-desktop")
     phone_screenshot(browser, page, server, "scorekeeper-skunk-phone")
