@@ -111,6 +111,7 @@ def page(browser):
 def screenshot(page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    page.wait_for_timeout(450)  # the pegs' move (a 0.35 s transition) ends first
     page.screenshot(path=str(path), full_page=True)
     return path
 

@@ -17,7 +17,7 @@ function readUrl() {
   state.players = q.get("players") ? Number(q.get("players")) : null;
   state.dealer = q.get("dealer") === "1" || q.get("dealer") === "true";
   state.model = q.get("model") === "random" ? "random" : "tuned";
-  state.target = state.hand.length >= 4 && !state.starter ? "starter" : "hand";
+  state.target = state.hand.length === 4 && !state.starter ? "starter" : "hand";
 }
 
 function writeUrl() {
@@ -200,7 +200,7 @@ function init() {
     ev.preventDefault();
     state.hand = $("hand-text").value.split(/[\s,;]+/).filter(Boolean).slice(0, 6);
     state.starter = $("starter-text").value.trim() || null;
-    state.target = state.hand.length >= 4 && !state.starter ? "starter" : "hand";
+    state.target = state.hand.length === 4 && !state.starter ? "starter" : "hand";
     update();
   });
   update();
