@@ -122,3 +122,21 @@ def has_operation(base: str, path: str) -> bool:
 
     r = httpx.post(base + path, json={}, timeout=10)
     return r.status_code not in (404, 405)
+
+
+UNLABELLED_JS = """() => {
+  const name = (el) => (el.getAttribute('aria-label') || el.textContent || el.title || '').trim();
+  const bad = [];
+  for (const el of document.querySelectorAll('button, a[href]')) {
+    if (!name(el)) bad.push(el.outerHTML.slice(0, 80));
+  }
+  for (const el of document.querySelectorAll('input, select, textarea')) {
+    if (!(el.labels && el.labels.length) && !el.getAttribute('aria-label')) bad.push(el.outerHTML.slice(0, 80));
+  }
+  return bad;
+}"""
+
+
+def assert_labelled(page) -> None:
+    """Every button and link has a name, every field a label (what a screen reader reads)."""
+    assert page.evaluate(UNLABELLED_JS) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from playwright.sync_api import expect
-from pages_browser import PHONE, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import PHONE, assert_labelled, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -81,6 +81,7 @@ def test_pegging_reload_undo_and_marks(server, page, browser):
     page.click("#count-form button[type=submit]")
     assert scores(page) == [59, 25] and pegs(page, 1) == (25, 21)
     assert "nineteen" in page.text_content("#log li")
+    assert_labelled(page)
     screenshot(page, "scorekeeper-desktop")
     phone_screenshot(browser, page, server, "scorekeeper-phone")
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
-from pages_browser import PHONE, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import PHONE, assert_labelled, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -70,6 +70,7 @@ def test_a_whole_game_against_the_bot(server, page, browser):
         moves += 1
         if moves == 14:
             page.wait_for_selector('#game[data-waiting="you"]')
+            assert_labelled(page)
             screenshot(page, "table-desktop")
             context, phone, watch = new_page(browser, PHONE)
             need_suggest(server, phone)
