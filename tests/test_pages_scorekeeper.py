@@ -124,3 +124,26 @@ def test_a_skunk_win_from_the_match_scoring_operation(server, page, browser):
     # undo reopens the game
     page.click("#undo")
     assert scores(page) == [106, 64] and page.is_hidden("#result")
+
+
+def test_three_players_and_teams_boards(server, page):
+    page.goto(f"{server}/play/scorekeeper")
+    page.select_option("#mode", "3")
+    page.select_option("#target", "61")
+    page.click("#setup-form button[type=submit]")
+    assert page.locator('.board .peg[data-peg="front"]').count() == 3
+    assert page.locator(".board [data-mark]").count() == 1
+    assert "skunk" in page.locator('.board [data-mark="31"]').text_content()
+    peg(page, 2, "count", 12)
+    assert [int(page.text_content(f'[data-score="{i}"]')) for i in (0, 1, 2)] == [0, 0, 12]
+    page.once("dialog", lambda d: d.accept())
+    page.click("#new-game")
+    page.select_option("#mode", "teams")
+    assert page.locator("#names input").count() == 4
+    page.click("#setup-form button[type=submit]")
+    assert page.locator('.board .peg[data-peg="front"]').count() == 2
+    assert page.text_content('button.side[data-side="0"]').strip().startswith("Alice & Carol")
+    for _ in range(3):
+        page.click("#next-deal")
+    assert "Dan deals" in page.text_content("#deal-info")  # the deal goes round the four
+    assert "team Bob & Dan" in page.text_content("#deal-info")

@@ -144,7 +144,7 @@ function showResult() {
   const g = r.answer;
   const points = g.game_points[g.winner];
   const losers = g.losers.map((l) => `${sideName(l.side)} ${l.score}: ${RESULT_WORDS[l.result] || l.result}`);
-  $("result-text").textContent = `${sideName(g.winner)} wins, ${RESULT_WORDS[g.result] || g.result} `
+  $("result-text").textContent = `${sideName(g.winner)} ${game.mode === "teams" ? "win" : "wins"}, ${RESULT_WORDS[g.result] || g.result} `
     + `(${points} game point${points === 1 ? "" : "s"}, spread ${g.spread[g.winner]}). ${losers.join("; ")}.`;
   $("result").dataset.result = g.result;
 }
