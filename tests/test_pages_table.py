@@ -99,6 +99,10 @@ def test_a_whole_game_against_the_bot(server, page, browser):
     view = httpx.post(f"{server}/v1/games/view", json={"state": state}, timeout=30).json()
     assert [s["front"] for s in view["view"]["scores"]] == scores
     assert str(view["view"]["scores"][final["result"]["winner"]]["front"]) in page.text_content("#result-text")
+    # the show was counted in order, each count with the call POST /v1/hands/score says
+    counts = page.locator('#events li[data-type="count"]')
+    assert counts.count() >= 3
+    expect(counts.last.locator("q.call")).to_be_visible()
 
 
 def test_an_illegal_move_sent_anyway_is_explained(server, page):

@@ -150,6 +150,18 @@ function cardsInline(cards) {
   return el("span", { class: "cards inline" }, ...cards.map((c) => { const m = c ? cardEl(c) : backEl(); m.classList.add("mini"); return m; }));
 }
 
+/** The count as a player says it, from POST /v1/hands/score (the starter is the view's). */
+async function sayCount(line, e) {
+  const starter = t.starter; // this deal's: the answer to the crib's count is the next deal's
+  if (!starter || !e.cards || e.cards.length !== 4 || e.cards.some((c) => !c)) return;
+  try {
+    const body = await post("/v1/hands/score", { cards: e.cards, starter, crib: e.what === "crib" });
+    line.append(" ", el("q", { class: "call", text: body.call || "nineteen" }));
+  } catch {
+    // the count itself is shown already; the spoken form is a nicety
+  }
+}
+
 function logEvents(events, actor) {
   const list = $("events");
   for (const e of events) {
@@ -167,6 +179,7 @@ function logEvents(events, actor) {
         line = el("li", {}, `${verb(seat, "lay", "lays")} away `, seat === ME && e.cards && e.cards[0] ? cardsInline(e.cards) : `${e.cards ? e.cards.length : ""} card${e.cards && e.cards.length === 1 ? "" : "s"}`, ".");
         break;
       case "starter":
+        t.starter = e.cards[0];
         line = el("li", {}, `${verb(seat, "cut", "cuts")}: the starter is `, cardsInline(e.cards), ".");
         break;
       case "play":
@@ -178,6 +191,7 @@ function logEvents(events, actor) {
       case "count":
         line = el("li", {}, `${verb(seat, "count", "counts")} ${seat === ME ? "your" : "the"} ${e.what}: `, cardsInline(e.cards),
           ` \u2014 ${e.points || 0} point${e.points === 1 ? "" : "s"}.`);
+        sayCount(line, e);
         break;
       case "game_over":
         line = el("li", { text: "Game over." });
