@@ -95,7 +95,7 @@ def new_page(browser, viewport=DESKTOP, **kw):
     watch = ConsoleWatch()
     watch.attach(page)
     page.console_watch = watch
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(20_000)  # a shared, busy CI machine
     return context, page, watch
 
 

@@ -143,8 +143,9 @@ def test_the_index_links_every_tool(server, page, browser):
         "/play/scorer", "/play/scorekeeper", "/play/table"]
     assert_labelled(page)
     screenshot(page, "index-desktop")
-    links.first.click()
-    page.wait_for_url("**/play/scorer")
+    with page.expect_navigation(url="**/play/scorer"):
+        links.first.click()
+    page.wait_for_load_state()
     assert page.get_attribute('header a[aria-current="page"]', "href") == "/play/scorer"
     context, phone, watch = new_page(browser, PHONE)
     phone.goto(f"{server}/")

@@ -38,22 +38,37 @@ def start(pg, base, players=2, seed=SEED):
     expect(pg.locator("#game")).to_be_visible()
 
 
+SNAPSHOT_JS = """() => {
+  const game = document.getElementById('game'), hand = document.getElementById('my-hand');
+  return {
+    waiting: game.dataset.waiting, mode: hand.dataset.mode, discard: Number(hand.dataset.discard || 0),
+    cards: [...hand.querySelectorAll('button.card')].map((b) => [b.dataset.card, !b.disabled]),
+    actions: [...document.querySelectorAll('#actions button')].map((b) => [b.textContent, !b.disabled]),
+  };
+}"""
+
+
 def my_move(pg) -> bool:
-    """Wait for the page to offer a move; make the first legal one it offers. False at the end."""
+    """Wait for the page to offer a move; make the first legal one it offers. False at the end.
+
+    What the page offers is read in one go (a snapshot), and each click names its card,
+    so a click never lands on a control drawn for another position."""
     pg.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="over"]')
-    if pg.get_attribute("#game", "data-waiting") == "over":
+    snap = pg.evaluate(SNAPSHOT_JS)
+    if snap["waiting"] == "over":
         return False
-    mode = pg.get_attribute("#my-hand", "data-mode")
-    if mode == "discard":
-        for i in range(int(pg.get_attribute("#my-hand", "data-discard"))):
-            pg.locator("#my-hand button.card").nth(i).click()
-        pg.click("#lay-away")
-    elif mode == "play":
-        enabled = pg.locator("#my-hand button.card:enabled")
-        assert enabled.count() >= 1
-        enabled.first.click()
+    assert snap["waiting"] == "you", snap
+    if snap["mode"] == "discard":
+        for code, _ in snap["cards"][:snap["discard"]]:
+            pg.click(f'#my-hand button.card[data-card="{code}"][aria-pressed="false"]')
+        pg.click("#lay-away:enabled")
+    elif snap["mode"] == "play":
+        playable = [code for code, enabled in snap["cards"] if enabled]
+        assert playable, snap
+        pg.click(f'#my-hand button.card[data-card="{playable[0]}"]:enabled')
     else:
-        pg.locator("#actions button:enabled").first.click()
+        label = next(text for text, enabled in snap["actions"] if enabled)
+        pg.locator("#actions button:enabled", has_text=label).first.click()
     return True
 
 
