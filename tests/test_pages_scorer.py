@@ -129,6 +129,8 @@ def test_the_grid_by_keyboard(server, page):
     page.goto(f"{server}/play/scorer")
     page.focus('#grid button[data-card="4D"]')
     page.keyboard.press("Enter")
+    # the chosen card is disabled: focus goes on to the next free card (5D), not to the page
+    assert page.evaluate("() => document.activeElement.dataset.card") == "5D"
     for code in ["5C", "5H", "JS", "6S"]:
         page.focus(f'#grid button[data-card="{code}"]')
         page.keyboard.press("Space")

@@ -133,6 +133,23 @@ def test_an_illegal_move_sent_anyway_is_explained(server, page):
     expect(page.locator("#error")).to_be_hidden()
 
 
+def test_the_table_by_keyboard(server, page):
+    """Enter on the focused move; focus stays on the moves the page offers next."""
+    need_suggest(server, page)
+    start(page, server)
+    page.wait_for_selector('#game[data-waiting="you"]')
+    for _ in range(2):  # choose the two cards to lay away with the keyboard
+        page.wait_for_selector('#game[data-waiting="you"]')
+        page.locator('#my-hand button.card[aria-pressed="false"]').first.focus()
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#lay-away:enabled")
+    page.focus("#lay-away")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="bots"]')
+    focused = page.evaluate("() => document.activeElement.closest('#my-hand, #actions, #status') !== null")
+    assert focused
+
+
 def test_three_players_play_a_deal(server, page):
     need_suggest(server, page)
     start(page, server, players=3)

@@ -83,6 +83,7 @@ function show() {
 
 function render() {
   const sides = pegs();
+  const focusedSide = $("sides").contains(document.activeElement) ? document.activeElement.dataset.side : null;
   board.set(sides.map((s, i) => ({ ...s, name: sideName(i) })));
   const d = dealer();
   const over = finished(sides);
@@ -93,6 +94,7 @@ function render() {
   }, el("div", {}, el("span", { class: `swatch ${COLORS[i]}`, "aria-hidden": "true" }), " ", sideName(i)),
   el("div", { class: "score", "data-score": i, text: String(s.front) }),
   el("div", { class: "tags", text: `back peg ${s.back}${sideOf(d) === i ? " \u00b7 deals" : ""}` }))));
+  if (focusedSide !== null) $("sides").querySelector(`[data-side="${focusedSide}"]`).focus();
   $("who").textContent = sideName(game.selected);
   for (const b of $("pad").querySelectorAll("button")) b.disabled = over;
   $("count-form").querySelector("button").disabled = over;

@@ -70,8 +70,16 @@ function pick(code) {
 
 function render() {
   const taken = chosen();
-  for (const b of $("grid").querySelectorAll("button")) {
+  const focused = document.activeElement;
+  const buttons = [...$("grid").querySelectorAll("button")];
+  for (const b of buttons) {
     b.disabled = taken.has(b.dataset.card) || (state.target === "hand" && state.hand.length >= 6);
+  }
+  if (focused && focused.disabled && buttons.includes(focused)) {
+    // the card just chosen is disabled now: keyboard focus goes on to the next free card
+    const i = buttons.indexOf(focused);
+    const next = [...buttons.slice(i + 1), ...buttons.slice(0, i)].find((b) => !b.disabled);
+    if (next) next.focus();
   }
   document.querySelector(`input[name="target"][value="${state.target}"]`).checked = true;
   const slots = $("hand-slots");

@@ -261,6 +261,9 @@ function render() {
   const discards = legal.filter((x) => x.type === "discard");
   const plays = new Map(legal.filter((x) => x.type === "play").map((x) => [x.card, x]));
   const hand = $("my-hand");
+  // Keyboard users keep their place: focus moves to the next control the page offers.
+  const keepFocus = hand.contains(document.activeElement) || $("actions").contains(document.activeElement);
+  const focusedCard = keepFocus ? document.activeElement.dataset.card : null;
   hand.dataset.mode = discards.length ? "discard" : plays.size ? "play" : "";
   hand.dataset.discard = discards.length ? String(discards[0].cards.length) : "";
   $("you-h").textContent = `Your hand${ME === v.dealer ? " (you deal)" : ""}`;
@@ -301,6 +304,12 @@ function render() {
   }
   if (!buttons.length && a.phase !== "over") buttons.push(el("span", { text: plays.size ? "Play a card from your hand." : `Waiting for ${whose}\u2026` }));
   $("actions").replaceChildren(...buttons);
+  if (keepFocus) {
+    const same = focusedCard && hand.querySelector(`button[data-card="${focusedCard}"]:not(:disabled)`);
+    const next = same || $("actions").querySelector("button:not(:disabled)") || hand.querySelector("button:not(:disabled)");
+    if (next) next.focus();
+    else $("status").setAttribute("tabindex", "-1"), $("status").focus();
+  }
   // the end
   $("result").hidden = a.phase !== "over";
   if (a.phase === "over" && v.result) {
