@@ -279,7 +279,9 @@ function render() {
       b.setAttribute("aria-label", `Play the ${b.getAttribute("aria-label")}`);
     } else {
       b.disabled = true;
-      if (played.has(c) && a.phase === "play") b.classList.add("off");
+      const wasPlayed = played.has(c) && a.phase === "play";
+      if (wasPlayed) b.classList.add("off");
+      if (plays.size) b.title = wasPlayed ? "played" : "not a legal play now";
     }
     return b;
   }));
