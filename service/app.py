@@ -99,7 +99,7 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
 
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
-               sealer: Sealer | None | bool = True) -> falcon.App:
+               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment
     (``sealer=True``: from ``CRIBBAGE_HAND_CACHE``
     answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
@@ -111,7 +111,8 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
     middleware: list = [Edge(limit, collect_metrics=collect_metrics)]
-    gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES)
+    gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
+        else gzip_min_bytes
     if gzip_min:
         middleware.append(Compression(min_size=gzip_min))
     app = falcon.App(middleware=middleware)
