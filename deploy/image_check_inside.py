@@ -1,7 +1,8 @@
 """Run inside the built image by deploy/image-check.sh (as the image's user): start
 gunicorn as the image's CMD does, check it, put the image's nginx with the Kubernetes
-ConfigMap's nginx.conf in front, check through it, stop both gracefully, and check
-that nothing was written outside /tmp (a read-only root filesystem would do).
+ConfigMap's nginx.conf in front, check through it, stop both gracefully (a readiness
+probe on a draining worker is answered 503), and check that nothing was written
+outside /tmp (a read-only root filesystem would do).
 
 Usage: python image_check_inside.py NGINX_CONFIGMAP GUNICORN_PORT NGINX_PORT REVISION HEALTHCHECK_JSON
 Prints one line per check; exits non-zero at the first failure.
@@ -12,7 +13,9 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -65,7 +68,9 @@ check("python", True, f"{sys.executable} {sys.version.split()[0]}")
 nginx_version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
 check("Debian's nginx in the image", nginx_version.startswith("nginx version"), nginx_version)
 
-env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(gport), "WEB_CONCURRENCY": "2", "GUNICORN_THREADS": "2"}
+# As deploy/kubernetes runs it: 2 workers x 2 threads, sealed states.
+env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(gport), "WEB_CONCURRENCY": "2", "GUNICORN_THREADS": "2",
+       "CRIBBAGE_STATE_SECRET": secrets.token_urlsafe(32)}
 gunicorn = subprocess.Popen(["gunicorn", "-c", "gunicorn.conf.py"], cwd="/app", env=env,
                             stdout=open("/tmp/gunicorn.log", "wb"), stderr=subprocess.STDOUT)
 try:
@@ -73,13 +78,18 @@ try:
     status, _, body = get(gport, "/healthz")
     check("GET /healthz", status == 200 and json.loads(body) == {"status": "ok"}, body.decode())
     status, _, body = get(gport, "/readyz")
-    check("GET /readyz", status == 200 and json.loads(body)["status"] == "ready", body.decode())
+    check("GET /readyz", status == 200 and json.loads(body)["status"] == "ready"
+          and json.loads(body)["checks"]["state"] == "sealed", body.decode())
     status, _, body = get(gport, "/version")
     version = json.loads(body)
     check("GET /version", status == 200 and version["revision"] == (revision or None), body.decode())
     status, _, body = get(gport, "/v1/hands/score", HAND)
     check("POST /v1/hands/score (5H 5C 5S JD, starter 5D)", status == 200 and json.loads(body)["total"] == 29,
           f"total {json.loads(body).get('total')}")
+    status, _, body = get(gport, "/v1/games", json.dumps({"dealer": 0}).encode())
+    game = json.loads(body)
+    check("POST /v1/games (sealed)", status == 201 and game["state"].startswith("v2.")
+          and len(game["seat_tokens"]) == 2, f"state {game['state'][:12]}..., seat tokens {len(game['seat_tokens'])}")
     status, headers, body = get(gport, "/openapi.yaml", headers={"Accept-Encoding": "gzip"})
     check("GET /openapi.yaml gzip", status == 200 and headers.get("Content-Encoding") == "gzip",
           f"{len(body)} bytes gzip, {len(gzip.decompress(body))} plain")
@@ -113,8 +123,27 @@ try:
         subprocess.run([*nginx_cmd, "-s", "quit"], capture_output=True)
         nginx.wait(timeout=15)
     check("nginx stopped", nginx.returncode == 0, f"exit {nginx.returncode}")
-finally:
+    # Stopping: a readiness probe already on a worker's thread (its request line
+    # sent) when gunicorn gets SIGTERM is answered 503 not-ready while it drains.
+    probe = socket.create_connection(("127.0.0.1", gport), timeout=30)
+    probe.sendall(b"GET /readyz HTTP/1.1\r\n")
+    time.sleep(0.5)
     gunicorn.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    while "Handling signal: term" not in open("/tmp/gunicorn.log").read() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    probe.sendall(b"Host: localhost\r\nConnection: close\r\n\r\n")
+    answer = b""
+    while chunk := probe.recv(65536):
+        answer += chunk
+    probe.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    check("GET /readyz while gunicorn drains after SIGTERM", head.startswith(b"HTTP/1.1 503")
+          and json.loads(body)["type"].endswith("/not-ready"), head.split(b"\r\n")[0].decode())
+finally:
+    if gunicorn.poll() is None:
+        gunicorn.send_signal(signal.SIGTERM)
     gunicorn.wait(timeout=40)
 check("gunicorn stopped on SIGTERM", gunicorn.returncode == 0, f"exit {gunicorn.returncode}")
 
