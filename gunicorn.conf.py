@@ -5,6 +5,9 @@ Environment:
   WEB_CONCURRENCY     worker processes (default: one a CPU, at least 2, at most 8)
   GUNICORN_THREADS    threads per worker (default 4)
   GUNICORN_TIMEOUT    seconds before a silent worker is restarted (default 30)
+  GUNICORN_READ_TIMEOUT  seconds a request's head and body may take to arrive (default 5; then 408)
+  GUNICORN_MAX_PENDING   connections a worker holds waiting for a thread before it answers
+                      further ones 503 + Retry-After at once (default 32; -1: never shed)
   GUNICORN_ACCESS_LOG where the access log goes (default "-", stdout; "off": none)
   GUNICORN_GC_FREEZE  "0" leaves the garbage collector as it is (see post_worker_init)
   PROMETHEUS_MULTIPROC_DIR  where workers write metrics (default: a fresh temp dir)
@@ -58,7 +61,12 @@ def _int_env(name: str, default: int) -> int:
 wsgi_app = "service.app:app"
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{_int_env('PORT', 8000)}"]
 
-worker_class = "gthread"
+try:  # gthread with problem+json errors, a request deadline and load shedding
+    import service.http.worker  # noqa: F401
+
+    worker_class = "service.http.worker.Worker"
+except ImportError:  # an app served from elsewhere (bench's peers in their own venvs)
+    worker_class = "gthread"
 workers = _int_env("WEB_CONCURRENCY", min(max(_cpus(), 2), 8))
 threads = _int_env("GUNICORN_THREADS", 4)
 timeout = _int_env("GUNICORN_TIMEOUT", 30)

@@ -27,6 +27,10 @@ ratio to a reference measured beside it, in the same run:
    Play); POST /v1/games/advance (the bodies of 5 seeded games) with the
    state cache and without.
 
+6. The hands batch: items/s through POST /v1/hands/score-batch with
+   1,000-item batches, in-process and under gunicorn, beside scoring the same
+   items in-process (bench/batch.py; section ``batch``).
+
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
 traffic goes to 127.0.0.1 only.
@@ -212,6 +216,13 @@ def bench_side_by_side() -> None:
         _error("HTTP side by side", exc)
 
 
+def bench_batch() -> None:
+    """POST /v1/hands/score-batch: items/s and the ratio to scoring in-process (bench/batch.py)."""
+    from bench import batch
+
+    batch.bench()
+
+
 SECTIONS = {
     "core": bench_core,
     "games": bench_games,
@@ -219,6 +230,7 @@ SECTIONS = {
     "in_process": bench_in_process,
     "compression": bench_compression,
     "side_by_side": bench_side_by_side,
+    "batch": bench_batch,
 }
 
 

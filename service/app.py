@@ -41,7 +41,7 @@ from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging, problem_pages
+from .http.resources import advice, batch, games, hands, meta, pages, pegging, problem_pages, tournaments
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -100,17 +100,20 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
-    """Build the falcon application.  Arguments override the environment
-    (``sealer=True``: from ``CRIBBAGE_HAND_CACHE``
-    answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
-``CRIBBAGE_STATE_CACHE``
-    game states each worker remembers having answered, default 2048; 0: none.
-``CRIBBAGE_STATE_SECRET``; ``None``: plain states)."""
+    """Build the falcon application.  Arguments override the environment:
+    ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
+    ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
+    states; or a :class:`~service.seal.Sealer`) and ``gzip_min_bytes`` (else
+    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression)."""
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    middleware: list = [Edge(limit, collect_metrics=collect_metrics)]
+    # the hands batch (1,000 items) and the standings (5,000 lines) have their own
+    # body limits, never below the service's
+    limits = {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
+              "/v1/tournaments/standings": max(limit, tournaments.MAX_BODY_BYTES)}
+    middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=limits)]
     gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
         else gzip_min_bytes
     if gzip_min:
@@ -131,7 +134,12 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_static_route("/docs/static", meta.swagger_ui_dir())
     app.add_route("/metrics", meta.Metrics())
 
-    app.add_route("/v1/hands/score", hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096)))
+    hand_score = hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096))
+    app.add_route("/v1/hands/score", hand_score)
+    app.add_route("/v1/hands/score-batch", batch.HandScoreBatch(hand_score))
+    app.add_route("/v1/matches/score", tournaments.MatchScore())
+    app.add_route("/v1/tournaments/standings", tournaments.Standings())
+    app.add_route("/v1/tournaments/bracket", tournaments.Bracket())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
     reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))
@@ -139,6 +147,15 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
     app.add_route("/v1/games/replay", games.GameReplay())
+    app.add_route("/v1/discards", advice.Discards())
+    app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
+    app.add_route("/v1/games/suggest", advice.GameSuggest(reader))
+
+    # The playground (service/web/static/): pages on the API above, no build step, no CDN.
+    files = pages.load_static()
+    app.add_route("/", pages.Page(files))
+    app.add_route("/play/{page}", pages.Page(files))
+    app.add_route("/play/static/{name}", pages.Asset(files))
     return app
 
 

@@ -25,7 +25,13 @@ below that can only make legal requests:
   rules core plays it: random legal actions from a new game, a client deck's
   cards dealt here) and, for advance, one of that state's legal actions;
 * ``/v1/games/replay``: the record of a real game so far (its ``deal_record``
-  events, then the actions of the deal in progress).
+  events, then the actions of the deal in progress);
+* ``/v1/discards``: a deal of the size the player count takes and known
+  cards that leave the other seats' cards unseen;
+* ``/v1/pegging/advise``: a legal play so far and the seat to play next (or
+  every hand, to solve);
+* ``/v1/games/suggest``: a real game's state and the seat to act (past a
+  client deck's deal or cut, which a bot cannot make).
 
 Cards in requests are spelt in any documented spelling (``10h``, ``T♡``,
 ``1s`` with blanks around).  Each built body is remembered, so
@@ -403,6 +409,86 @@ def replay_body(draw) -> dict:
     return {"record": record}
 
 
+# -- the advice operations --------------------------------------------------------
+
+
+@st.composite
+def discards_body(draw) -> dict:
+    """A deal of the right size for the player count, known cards that leave the
+    other seats' cards unseen (openapi.yaml, adviseDiscards), no card twice."""
+    players = draw(st.sampled_from([2, 3, 4]))
+    dealt = draw(st.sampled_from([5, 6])) if players == 2 else 5
+    to_crib = 1 if players == 3 else 2 if players == 2 and dealt == 5 else 0
+    room = 52 - dealt - ((players - 1) * dealt + to_crib + 1)
+    pack = _pack(draw)
+    k = draw(st.integers(0, min(room, 8)))
+    body: dict[str, Any] = {"cards": _spell_all(draw, pack[:dealt]), "dealer": draw(st.booleans())}
+    if players != 2 or draw(st.booleans()):
+        body["players"] = players
+    if k or draw(st.booleans()):
+        body["known"] = _spell_all(draw, pack[dealt:dealt + k])
+    if players == 4 and not body["dealer"]:
+        _maybe(draw, body, "partner_deals", draw(st.booleans()))
+    _maybe(draw, body, "model", draw(st.sampled_from(["tuned", "random"])))
+    return body
+
+
+@st.composite
+def pegging_advise_body(draw) -> dict:
+    """A legal play so far (the model above, no renege) and the seat whose turn
+    it is next: the first seat of one play more of the same sequence."""
+    players = draw(st.sampled_from([2, 3, 4]))
+    pone = draw(st.integers(0, players - 1))
+    pack = _pack(draw)
+    hands = [pack[4 * s:4 * s + 4] for s in range(players)]
+    seed = draw(st.integers(0, 2**32 - 1))
+    length = draw(st.integers(0, 4 * players + 8))
+    longer, _ = peg_sequence(random.Random(seed), players, pone, hands, False, length + 1)
+    plays = longer[:length]
+    seat = longer[len(plays)]["seat"] if len(longer) > len(plays) else None
+    if seat is None:  # the hand ended: advise the lead instead
+        plays, seat = [], pone
+    for entry in plays:
+        if "card" in entry:
+            entry["card"] = draw(spelled(entry["card"]))
+    body: dict[str, Any] = {"players": players, "pone": pone, "seat": seat,
+                            "hand": _spell_all(draw, hands[seat]), "plays": plays}
+    rest = pack[4 * players:]
+    if draw(st.booleans()):
+        body["starter"] = draw(spelled(rest[0]))
+    if draw(st.booleans()):
+        body["discards"] = _spell_all(draw, rest[1:1 + draw(st.integers(0, 2))])
+    if draw(st.booleans()):
+        body["solve"] = True
+        body["hands"] = [_spell_all(draw, h) for h in hands]
+    else:
+        _maybe(draw, body, "samples", draw(st.integers(1, 3)))
+    _maybe(draw, body, "seed", draw(st.integers(0, 2**31 - 1)))
+    _maybe(draw, body, "tournament", False)
+    return body
+
+
+@st.composite
+def suggest_body(draw) -> dict:
+    """A real game not over and the seat to act; a client deck's deal or cut
+    (the table's cards, which a bot cannot supply) is played past."""
+    game = draw(real_game(stop_before_the_end=True))
+    for _ in range(3):
+        if game.state.options.deck != "client" or game.state.phase not in ("deal", "cut"):
+            break
+        before = (game.state, list(game.records), game.pack)
+        game.apply(game.next_action())
+        if game.state.phase == "over":
+            game.state, game.records, game.pack = before
+            break
+    state = game.state
+    if state.options.deck == "client" and state.phase in ("deal", "cut"):
+        state, _ = new_game(GameOptions(), dealer=0)
+    body: dict[str, Any] = {"state": to_json(state), "seat": state.to_act()[0]}
+    _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong"])))
+    return body
+
+
 LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/hands/score": hand_score_body(),
     "/v1/pegging/score": pegging_score_body(),
@@ -411,6 +497,9 @@ LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/games/advance": advance_body(),
     "/v1/games/view": view_body(),
     "/v1/games/replay": replay_body(),
+    "/v1/discards": discards_body(),
+    "/v1/pegging/advise": pegging_advise_body(),
+    "/v1/games/suggest": suggest_body(),
 }
 """Per operation with rules JSON Schema cannot express: a strategy of bodies legal by construction."""
 
