@@ -99,11 +99,12 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
 
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
-               sealer: Sealer | None | bool = True) -> falcon.App:
+               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment:
-    ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``
-    and ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
-    states; or a :class:`~service.seal.Sealer`)."""
+    ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
+    ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
+    states; or a :class:`~service.seal.Sealer`) and ``gzip_min_bytes`` (else
+    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression)."""
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
@@ -114,7 +115,8 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
               "/v1/tournaments/standings": max(limit, tournaments.STANDINGS_BODY_BYTES),
               "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
     middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=limits)]
-    gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES)
+    gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
+        else gzip_min_bytes
     if gzip_min:
         middleware.append(Compression(min_size=gzip_min))
     app = falcon.App(middleware=middleware)

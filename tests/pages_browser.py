@@ -6,6 +6,8 @@ the system's Chromium (``CHROMIUM`` or the first of ``chromium``,
 and say how to enable them: ``pip install -e '.[test]'`` (the test extra pins
 playwright) and ``apt-get install chromium`` (``.ci/run`` does it in CI).
 
+In CI (``CI=true``) a missing Playwright or Chromium fails instead.
+
 Every page is watched for console errors and uncaught exceptions: a test
 fails if any appeared (``page`` fixture).  Screenshots go to
 ``reports/screenshots/`` (test artifacts, looked at, not compared).
@@ -29,7 +31,7 @@ DESKTOP = {"width": 1280, "height": 900}
 def chromium_path() -> str | None:
     given = os.environ.get("CHROMIUM")
     if given:
-        return given
+        return given if os.access(given, os.X_OK) else None
     for name in ("chromium", "chromium-browser"):
         found = shutil.which(name)
         if found:
@@ -47,14 +49,16 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    # In CI (.ci/run installs both) a missing browser is a failure, not a skip.
+    missing = pytest.fail if os.environ.get("CI") == "true" else pytest.skip
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.skip("browser tests need Playwright: pip install -e '.[test]' (pins playwright)")
+        missing("browser tests need Playwright: pip install -e '.[test]' (pins playwright)")
     exe = chromium_path()
     if exe is None:
-        pytest.skip("browser tests need Debian's Chromium: apt-get install chromium "
-                    "(or set CHROMIUM to a Chromium binary); .ci/run installs it")
+        missing("browser tests need Debian's Chromium: apt-get install chromium "
+                "(or set CHROMIUM to a Chromium binary); .ci/run installs it")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=exe, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
@@ -95,7 +99,7 @@ def new_page(browser, viewport=DESKTOP, **kw):
     watch = ConsoleWatch()
     watch.attach(page)
     page.console_watch = watch
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(20_000)  # a shared, busy CI machine
     return context, page, watch
 
 
@@ -111,6 +115,7 @@ def page(browser):
 def screenshot(page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    page.wait_for_timeout(450)  # the pegs' move (a 0.35 s transition) ends first
     page.screenshot(path=str(path), full_page=True)
     return path
 
@@ -121,3 +126,21 @@ def has_operation(base: str, path: str) -> bool:
 
     r = httpx.post(base + path, json={}, timeout=10)
     return r.status_code not in (404, 405)
+
+
+UNLABELLED_JS = """() => {
+  const name = (el) => (el.getAttribute('aria-label') || el.textContent || el.title || '').trim();
+  const bad = [];
+  for (const el of document.querySelectorAll('button, a[href]')) {
+    if (!name(el)) bad.push(el.outerHTML.slice(0, 80));
+  }
+  for (const el of document.querySelectorAll('input, select, textarea')) {
+    if (!(el.labels && el.labels.length) && !el.getAttribute('aria-label')) bad.push(el.outerHTML.slice(0, 80));
+  }
+  return bad;
+}"""
+
+
+def assert_labelled(page) -> None:
+    """Every button and link has a name, every field a label (what a screen reader reads)."""
+    assert page.evaluate(UNLABELLED_JS) == []

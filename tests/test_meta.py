@@ -110,16 +110,34 @@ def test_revision_without_git_is_null(monkeypatch, tmp_path):
 
 
 def problem_slugs_in_the_code() -> set[str]:
+    """Slugs as the code writes them: a status code (400-599) followed by a slug, in a call's
+    arguments or a tuple (``ProblemError(413, "content-too-large", ...)``, the worker's
+    ``_problem(503, "overloaded", ...)`` and ``(LimitRequestLine, 414, "uri-too-long", ...)``,
+    problems.py's ``413: ("content-too-large", ...)``), and problems.py's ``"slug", "Title"``
+    pairs."""
+
+    def slug_like(node) -> bool:
+        return isinstance(node, ast.Constant) and isinstance(node.value, str) \
+            and re.fullmatch(r"[a-z]+(-[a-z]+)+|[a-z]+", node.value) is not None
+
+    def status(node) -> bool:
+        return isinstance(node, ast.Constant) and type(node.value) is int and 400 <= node.value <= 599
+
     slugs = set()
     for path, tree in _sources():
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "ProblemError":
-                if len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
-                    slugs.add(node.args[1].value)
+            items = node.args if isinstance(node, ast.Call) else node.elts if isinstance(node, ast.Tuple) else []
+            for a, b in zip(items, items[1:]):
+                if status(a) and slug_like(b):
+                    slugs.add(b.value)
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values):
+                    if status(k) and isinstance(v, ast.Tuple) and v.elts and slug_like(v.elts[0]):
+                        slugs.add(v.elts[0].value)
             if path.name == "problems.py" and isinstance(node, ast.Tuple) and len(node.elts) == 2:
                 first, second = node.elts
-                if all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts) \
-                        and re.fullmatch(r"[a-z]+(-[a-z]+)*", first.value) and second.value[:1].isupper():
+                if slug_like(first) and isinstance(second, ast.Constant) and isinstance(second.value, str) \
+                        and second.value[:1].isupper():
                     slugs.add(first.value)  # ("slug", "Title") pairs
     conf = (ROOT / "deploy" / "kubernetes" / "nginx-configmap.yaml").read_text()
     slugs |= set(re.findall(r"'([a-z-]+)\",\"title\"", conf))
@@ -130,7 +148,9 @@ def test_the_slug_scan_finds_what_it_should():
     found = problem_slugs_in_the_code()
     # a few from each source: ProblemError calls, the status table, tuple assignments, nginx
     assert {"rule-violation", "body-not-object", "not-ready", "method-not-allowed", "malformed-json",
-            "empty-body", "bad-gateway", "request-header-fields-too-large"} <= found
+            "empty-body", "bad-gateway", "request-header-fields-too-large", "overloaded",
+            "header-fields-too-large", "uri-too-long"} <= found
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", slug) for slug in found), found
 
 
 def test_every_problem_type_has_a_page(client):

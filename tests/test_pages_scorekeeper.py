@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from playwright.sync_api import expect
-from pages_browser import PHONE, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import PHONE, assert_labelled, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -81,6 +81,7 @@ def test_pegging_reload_undo_and_marks(server, page, browser):
     page.click("#count-form button[type=submit]")
     assert scores(page) == [59, 25] and pegs(page, 1) == (25, 21)
     assert "nineteen" in page.text_content("#log li")
+    assert_labelled(page)
     screenshot(page, "scorekeeper-desktop")
     phone_screenshot(browser, page, server, "scorekeeper-phone")
 
@@ -112,12 +113,37 @@ def test_a_skunk_win_from_the_match_scoring_operation(server, page, browser):
     expect(page.locator("#result")).to_have_attribute("data-result", "skunk")
     answer = httpx.post(f"{server}/v1/matches/score", json={"games": [{"scores": [121, 64]}]}).json()
     game = answer["games"][0]
-    assert game["result"] == "skunk"
+    assert game["result"] == "skunk" and game["winner"] == 0
     text = page.text_content("#result-text")
-    assert "Alice wins" in text and "skunk" in text and f"{game['game_points']} game points" in text
+    assert text.startswith("Alice wins, a skunk")
+    assert f"({game['game_points'][0]} game points, spread {game['spread'][0]})" in text
+    assert "Bob 64: a skunk" in text
     assert page.is_disabled('#pad button[data-points="2"]')  # the game is over
     screenshot(page, "scorekeeper-skunk-desktop")
     phone_screenshot(browser, page, server, "scorekeeper-skunk-phone")
     # undo reopens the game
     page.click("#undo")
     assert scores(page) == [106, 64] and page.is_hidden("#result")
+
+
+def test_three_players_and_teams_boards(server, page):
+    page.goto(f"{server}/play/scorekeeper")
+    page.select_option("#mode", "3")
+    page.select_option("#target", "61")
+    page.click("#setup-form button[type=submit]")
+    assert page.locator('.board .peg[data-peg="front"]').count() == 3
+    assert page.locator(".board [data-mark]").count() == 1
+    assert "skunk" in page.locator('.board [data-mark="31"]').text_content()
+    peg(page, 2, "count", 12)
+    assert [int(page.text_content(f'[data-score="{i}"]')) for i in (0, 1, 2)] == [0, 0, 12]
+    page.once("dialog", lambda d: d.accept())
+    page.click("#new-game")
+    page.select_option("#mode", "teams")
+    assert page.locator("#names input").count() == 4
+    page.click("#setup-form button[type=submit]")
+    assert page.locator('.board .peg[data-peg="front"]').count() == 2
+    assert page.text_content('button.side[data-side="0"]').strip().startswith("Alice & Carol")
+    for _ in range(3):
+        page.click("#next-deal")
+    assert "Dan deals" in page.text_content("#deal-info")  # the deal goes round the four
+    assert "team Bob & Dan" in page.text_content("#deal-info")

@@ -11,7 +11,8 @@ import collections
 
 import pytest
 from playwright.sync_api import expect
-from pages_browser import DESKTOP, PHONE, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import (DESKTOP, PHONE, assert_labelled, browser, has_operation, new_page, page,  # noqa: F401
+                           screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -62,6 +63,7 @@ def test_the_29_hand_by_clicking_and_the_url_round_trip(server, page, browser):
     for code in ["5H", "5C", "5S", "JD", "5D"]:
         assert page.is_disabled(f'#grid button[data-card="{code}"]')
     assert page.is_enabled('#grid button[data-card="JH"]')
+    assert_labelled(page)
     url = page.url
     assert url.endswith("/play/scorer?hand=5H,5C,5S,JD&starter=5D&crib=0")
     screenshot(page, "scorer-desktop")
@@ -121,3 +123,34 @@ def test_the_discard_advisor(server, page):
     nets = [float(t) for t in page.locator("#throws tbody tr td:last-child").all_text_contents()]
     assert nets == sorted(nets, reverse=True)  # best first
     screenshot(page, "scorer-advisor-desktop")
+
+
+def test_the_grid_by_keyboard(server, page):
+    page.goto(f"{server}/play/scorer")
+    page.focus('#grid button[data-card="4D"]')
+    page.keyboard.press("Enter")
+    # the chosen card is disabled: focus goes on to the next free card (5D), not to the page
+    assert page.evaluate("() => document.activeElement.dataset.card") == "5D"
+    for code in ["5C", "5H", "JS", "6S"]:
+        page.focus(f'#grid button[data-card="{code}"]')
+        page.keyboard.press("Space")
+    expect(page.locator("#total")).to_have_text("17")
+    assert page.get_attribute("#result", "aria-live") == "polite"
+
+
+def test_the_index_links_every_tool(server, page, browser):
+    page.goto(f"{server}/")
+    links = page.locator("main a.panel")
+    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+        "/play/scorer", "/play/scorekeeper", "/play/table"]
+    assert_labelled(page)
+    screenshot(page, "index-desktop")
+    with page.expect_navigation(url="**/play/scorer"):
+        links.first.click()
+    page.wait_for_load_state()
+    assert page.get_attribute('header a[aria-current="page"]', "href") == "/play/scorer"
+    context, phone, watch = new_page(browser, PHONE)
+    phone.goto(f"{server}/")
+    screenshot(phone, "index-phone")
+    context.close()
+    assert not watch.errors, watch.errors

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 
 import pytest
@@ -73,3 +74,15 @@ def test_api_routes_are_untouched(client):
     assert client.simulate_get("/healthz").json == {"status": "ok"}
     assert client.simulate_get("/docs").status_code == 200
     assert client.simulate_post("/", json={}).status_code == 405
+
+
+def test_gzip_is_a_representation_of_its_own(client):
+    plain = client.simulate_get("/play/static/table.js")
+    gz = client.simulate_get("/play/static/table.js", headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["content-encoding"] == "gzip"
+    assert gzip.decompress(gz.content) == plain.content
+    assert gz.headers["etag"] != plain.headers["etag"]
+    assert "Accept-Encoding" in gz.headers["vary"] and "Accept-Encoding" in plain.headers["vary"]
+    again = client.simulate_get("/play/static/table.js", headers={"Accept-Encoding": "gzip",
+                                                                 "If-None-Match": gz.headers["etag"]})
+    assert again.status_code == 304

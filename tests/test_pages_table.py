@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
-from pages_browser import PHONE, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import PHONE, assert_labelled, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -38,22 +38,37 @@ def start(pg, base, players=2, seed=SEED):
     expect(pg.locator("#game")).to_be_visible()
 
 
+SNAPSHOT_JS = """() => {
+  const game = document.getElementById('game'), hand = document.getElementById('my-hand');
+  return {
+    waiting: game.dataset.waiting, mode: hand.dataset.mode, discard: Number(hand.dataset.discard || 0),
+    cards: [...hand.querySelectorAll('button.card')].map((b) => [b.dataset.card, !b.disabled]),
+    actions: [...document.querySelectorAll('#actions button')].map((b) => [b.textContent, !b.disabled]),
+  };
+}"""
+
+
 def my_move(pg) -> bool:
-    """Wait for the page to offer a move; make the first legal one it offers. False at the end."""
+    """Wait for the page to offer a move; make the first legal one it offers. False at the end.
+
+    What the page offers is read in one go (a snapshot), and each click names its card,
+    so a click never lands on a control drawn for another position."""
     pg.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="over"]')
-    if pg.get_attribute("#game", "data-waiting") == "over":
+    snap = pg.evaluate(SNAPSHOT_JS)
+    if snap["waiting"] == "over":
         return False
-    mode = pg.get_attribute("#my-hand", "data-mode")
-    if mode == "discard":
-        for i in range(int(pg.get_attribute("#my-hand", "data-discard"))):
-            pg.locator("#my-hand button.card").nth(i).click()
-        pg.click("#lay-away")
-    elif mode == "play":
-        enabled = pg.locator("#my-hand button.card:enabled")
-        assert enabled.count() >= 1
-        enabled.first.click()
+    assert snap["waiting"] == "you", snap
+    if snap["mode"] == "discard":
+        for code, _ in snap["cards"][:snap["discard"]]:
+            pg.click(f'#my-hand button.card[data-card="{code}"][aria-pressed="false"]')
+        pg.click("#lay-away:enabled")
+    elif snap["mode"] == "play":
+        playable = [code for code, enabled in snap["cards"] if enabled]
+        assert playable, snap
+        pg.click(f'#my-hand button.card[data-card="{playable[0]}"]:enabled')
     else:
-        pg.locator("#actions button:enabled").first.click()
+        label = next(text for text, enabled in snap["actions"] if enabled)
+        pg.locator("#actions button:enabled", has_text=label).first.click()
     return True
 
 
@@ -70,6 +85,7 @@ def test_a_whole_game_against_the_bot(server, page, browser):
         moves += 1
         if moves == 14:
             page.wait_for_selector('#game[data-waiting="you"]')
+            assert_labelled(page)
             screenshot(page, "table-desktop")
             context, phone, watch = new_page(browser, PHONE)
             need_suggest(server, phone)
@@ -98,6 +114,10 @@ def test_a_whole_game_against_the_bot(server, page, browser):
     view = httpx.post(f"{server}/v1/games/view", json={"state": state}, timeout=30).json()
     assert [s["front"] for s in view["view"]["scores"]] == scores
     assert str(view["view"]["scores"][final["result"]["winner"]]["front"]) in page.text_content("#result-text")
+    # the show was counted in order, each count with the call POST /v1/hands/score says
+    counts = page.locator('#events li[data-type="count"]')
+    assert counts.count() >= 3
+    expect(counts.last.locator("q.call")).to_be_visible()
 
 
 def test_an_illegal_move_sent_anyway_is_explained(server, page):
@@ -111,6 +131,23 @@ def test_an_illegal_move_sent_anyway_is_explained(server, page):
     assert text.startswith("The service refused that:") and "rule:" in text
     assert my_move(page)  # the game goes on
     expect(page.locator("#error")).to_be_hidden()
+
+
+def test_the_table_by_keyboard(server, page):
+    """Enter on the focused move; focus stays on the moves the page offers next."""
+    need_suggest(server, page)
+    start(page, server)
+    page.wait_for_selector('#game[data-waiting="you"]')
+    for _ in range(2):  # choose the two cards to lay away with the keyboard
+        page.wait_for_selector('#game[data-waiting="you"]')
+        page.locator('#my-hand button.card[aria-pressed="false"]').first.focus()
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#lay-away:enabled")
+    page.focus("#lay-away")
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="bots"]')
+    focused = page.evaluate("() => document.activeElement.closest('#my-hand, #actions, #status') !== null")
+    assert focused
 
 
 def test_three_players_play_a_deal(server, page):

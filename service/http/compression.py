@@ -84,7 +84,8 @@ class Compression:
         body = resp.render_body()  # sets the default type of a media body
         if body is None or not compressible(resp.content_type):
             return
-        resp.append_header("Vary", "Accept-Encoding")
+        if "accept-encoding" not in (resp.get_header("Vary") or "").lower():  # said once
+            resp.append_header("Vary", "Accept-Encoding")
         if len(body) < self.min_size:
             return
         header = req.env.get("HTTP_ACCEPT_ENCODING")

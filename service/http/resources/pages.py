@@ -18,10 +18,13 @@ ever reaches the file system.
 from __future__ import annotations
 
 import hashlib
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import falcon
+
+from ..compression import DEFAULT_MIN_SIZE, accepts_gzip
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
 
@@ -52,14 +55,22 @@ ASSET_CACHE = "public, max-age=3600"
 
 @dataclass(frozen=True)
 class StaticFile:
+    """A file's bytes and, when large enough to gain from it, its gzip form (made once at
+    level 9, so the app's per-answer compression leaves it alone); each form has its own
+    strong ETag, as RFC 9110 8.8.3 asks of two representations."""
+
     data: bytes
     content_type: str
     etag: str  # quoted, strong
+    gzipped: bytes | None
+    gzip_etag: str
 
     @classmethod
     def read(cls, path: Path) -> "StaticFile":
         data = path.read_bytes()
-        return cls(data, _TYPES[path.suffix], '"%s"' % hashlib.sha256(data).hexdigest()[:32])
+        digest = hashlib.sha256(data).hexdigest()[:32]
+        gz = zlib.compress(data, 9, wbits=31) if len(data) >= DEFAULT_MIN_SIZE else None
+        return cls(data, _TYPES[path.suffix], f'"{digest}"', gz, f'"{digest}-gzip"')
 
 
 def load_static(folder: Path = STATIC_DIR) -> dict[str, StaticFile]:
@@ -73,17 +84,24 @@ def load_static(folder: Path = STATIC_DIR) -> dict[str, StaticFile]:
 
 
 def _answer(req: falcon.Request, resp: falcon.Response, file: StaticFile, cache: str) -> None:
-    resp.set_header("ETag", file.etag)
+    gzip = file.gzipped is not None and accepts_gzip(req.get_header("Accept-Encoding") or "")
+    etag = file.gzip_etag if gzip else file.etag
+    resp.set_header("ETag", etag)
     resp.cache_control = [cache]
+    resp.set_header("Vary", "Accept-Encoding")
     resp.set_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     resp.set_header("X-Content-Type-Options", "nosniff")
     resp.set_header("Referrer-Policy", "no-referrer")
     given = req.get_header("If-None-Match")
-    if given and (given.strip() == "*" or file.etag in [t.strip().removeprefix("W/") for t in given.split(",")]):
+    if given and (given.strip() == "*" or etag in [t.strip().removeprefix("W/") for t in given.split(",")]):
         resp.status = falcon.HTTP_304
         return
     resp.content_type = file.content_type
-    resp.data = file.data
+    if gzip:
+        resp.set_header("Content-Encoding", "gzip")
+        resp.data = file.gzipped
+    else:
+        resp.data = file.data
 
 
 class Page:

@@ -43,6 +43,9 @@ PROBLEMS: dict[str, ProblemKind] = {
         "In sealed mode (the service has a state secret) a seat acts and looks only as itself: "
         "the seat token is missing, is not this game's, or names another seat than the one "
         "acting.")),
+    "body-unreadable": ProblemKind(400, "The request body could not be read", (
+        "The body ended before its Content-Length, was badly chunked, or came in a transfer coding "
+        "other than chunked. Send the whole body, with a correct Content-Length or chunked.")),
     "not-found": ProblemKind(404, "Not found", (
         "There is no resource at this path (instance names it). The API lives under /v1; "
         "/openapi.yaml describes every path.")),
@@ -51,6 +54,10 @@ PROBLEMS: dict[str, ProblemKind] = {
         "takes.")),
     "not-acceptable": ProblemKind(406, "Not acceptable", (
         "The Accept header rules out every media type the operation can answer with.")),
+    "request-timeout": ProblemKind(408, "Request timeout", (
+        "The request (its head, or its body) did not arrive within the server's read timeout (5 s "
+        "unless the operator set GUNICORN_READ_TIMEOUT); the connection is closed. Send whole "
+        "requests promptly.")),
     "length-required": ProblemKind(411, "Length required", (
         "A request with a body must send Content-Length or use the chunked transfer coding.")),
     "content-too-large": ProblemKind(413, "Content too large", (
@@ -60,6 +67,12 @@ PROBLEMS: dict[str, ProblemKind] = {
         "The request line is over 4096 bytes.")),
     "unsupported-media-type": ProblemKind(415, "Unsupported media type", (
         "The Content-Type is not application/json (a request without one is read as JSON).")),
+    "expectation-failed": ProblemKind(417, "Expectation failed", (
+        "The Expect header asks for something other than 100-continue, the only expectation the "
+        "server meets.")),
+    "header-fields-too-large": ProblemKind(431, "Request header fields too large", (
+        "More than 50 header fields, or one over 8190 bytes (answered by gunicorn; the nginx in "
+        "front answers the same with request-header-fields-too-large).")),
     "request-header-fields-too-large": ProblemKind(431, "Request header fields too large", (
         "A header line is over 4096 bytes, or all of them together over the proxy's buffers "
         "(answered by the nginx in front of the service).")),
@@ -84,6 +97,10 @@ PROBLEMS: dict[str, ProblemKind] = {
     "service-unavailable": ProblemKind(503, "Service unavailable", (
         "The service is overloaded or not accepting this request now. Try again after "
         "Retry-After seconds.")),
+    "overloaded": ProblemKind(503, "Service unavailable", (
+        "Every thread of the worker that took the connection is busy and its queue is full: the "
+        "request was not started, so it is safe to send again, after Retry-After seconds (or to "
+        "another replica).")),
     "not-ready": ProblemKind(503, "Not ready", (
         "Answered by GET /readyz while this process should not be sent traffic: it is shutting "
         "down (finishing the requests it has, taking no new ones) or could not warm up. Load "
@@ -101,12 +118,15 @@ RULES: dict[str, str] = {
     "cards_required": ("The client deals this game (deck client): the deal must give every seat's cards "
                        "and the cut the starter."),
     "count_over_31": "Laying that card would take the count past 31, which it may never pass.",
+    "client_deck": ("The game deals from the client's deck: the table gives the deal's cards and the "
+                    "starter, so a bot cannot suggest the deal or the cut."),
     "game_over": "The game is over: no action is possible.",
     "go_while_able": ("A seat said go while holding a card it could lay without passing 31, or at the "
                       "lead (under tournament rules a renege stands instead and costs ACC 7.3's penalty)."),
     "hand_not_complete": "The plays are said to be the whole hand (complete), but a seat still holds cards.",
     "hand_over": "The play of this hand is over: every card has been laid.",
     "no_such_seat": "The seat is not at this table (seats are 0 to players - 1).",
+    "not_to_act": "The seat has nothing to do now (another seat is to act), so there is no action to suggest.",
     "out_of_turn": "It is not this seat's turn: another seat is to act.",
     "wrong_count": "The count names the hand when the crib is counted next, or the other way round.",
     "wrong_deal": "The deal gives the wrong number of hands, or of cards to a hand or to the crib.",

@@ -35,7 +35,7 @@ export class Board {
     this.depth = this.streets * this.streetHeight + 52;
     const [w, h] = this.P(this.length, this.depth);
     this.svg = svgEl("svg", {
-      viewBox: `0 0 ${w} ${h}`, class: `board${this.upright ? " upright" : ""}`, role: "img", "aria-labelledby": "board-title",
+      viewBox: `0 0 ${w} ${h}`, class: `board${this.upright ? ` upright streets-${this.streets}` : ""}`, role: "img", "aria-labelledby": "board-title",
     });
     this.title = svgEl("title", { id: "board-title" });
     this.svg.append(this.title, this.rect(2, 2, this.length - 4, this.depth - 4, "wood", 18));
@@ -55,7 +55,7 @@ export class Board {
     }
     const [gx, gy] = this.at(0, target);
     this.circle(gx, gy, 9, "hole game");
-    this.text(gx + 16, gy, `${target} game hole`, "start", "hole-label", true);
+    this.text(gx + 16, gy, this.upright ? String(target) : `${target} game hole`, "start", "hole-label", true);
     for (const [hole, label] of Object.entries(marks)) this.mark(Number(hole), label);
     this.pegs = [];
     const r = this.upright ? 6 : 7.5;

@@ -83,6 +83,7 @@ function show() {
 
 function render() {
   const sides = pegs();
+  const focusedSide = $("sides").contains(document.activeElement) ? document.activeElement.dataset.side : null;
   board.set(sides.map((s, i) => ({ ...s, name: sideName(i) })));
   const d = dealer();
   const over = finished(sides);
@@ -93,6 +94,7 @@ function render() {
   }, el("div", {}, el("span", { class: `swatch ${COLORS[i]}`, "aria-hidden": "true" }), " ", sideName(i)),
   el("div", { class: "score", "data-score": i, text: String(s.front) }),
   el("div", { class: "tags", text: `back peg ${s.back}${sideOf(d) === i ? " \u00b7 deals" : ""}` }))));
+  if (focusedSide !== null) $("sides").querySelector(`[data-side="${focusedSide}"]`).focus();
   $("who").textContent = sideName(game.selected);
   for (const b of $("pad").querySelectorAll("button")) b.disabled = over;
   $("count-form").querySelector("button").disabled = over;
@@ -122,7 +124,7 @@ async function scoreMatch(sides) {
   game.result = { pending: true };
   $("result-text").textContent = `${sideName(leader)} reached ${game.target}.`;
   try {
-    const body = await post("/v1/matches/score", { games: [{ scores }] });
+    const body = await post("/v1/matches/score", { games: [{ scores }], target: game.target });
     if (!game || !game.result || !game.result.pending) return; // undone meanwhile
     game.result = { scores, answer: body.games[0], totals: body.totals };
   } catch (err) {
@@ -142,8 +144,10 @@ function showResult() {
   if (!r || r.pending) return;
   if (r.error) { $("result-text").textContent = r.error; return; }
   const g = r.answer;
-  const pts = g.game_points === 1 ? "1 game point" : `${g.game_points} game points`;
-  $("result-text").textContent = `${sideName(g.winner)} wins: ${RESULT_WORDS[g.result] || g.result} (${pts}), by ${g.spread}.`;
+  const points = g.game_points[g.winner];
+  const losers = g.losers.map((l) => `${sideName(l.side)} ${l.score}: ${RESULT_WORDS[l.result] || l.result}`);
+  $("result-text").textContent = `${sideName(g.winner)} ${game.mode === "teams" ? "win" : "wins"}, ${RESULT_WORDS[g.result] || g.result} `
+    + `(${points} game point${points === 1 ? "" : "s"}, spread ${g.spread[g.winner]}). ${losers.join("; ")}.`;
   $("result").dataset.result = g.result;
 }
 

@@ -17,7 +17,7 @@ function readUrl() {
   state.players = q.get("players") ? Number(q.get("players")) : null;
   state.dealer = q.get("dealer") === "1" || q.get("dealer") === "true";
   state.model = q.get("model") === "random" ? "random" : "tuned";
-  state.target = state.hand.length >= 4 && !state.starter ? "starter" : "hand";
+  state.target = state.hand.length === 4 && !state.starter ? "starter" : "hand";
 }
 
 function writeUrl() {
@@ -70,8 +70,16 @@ function pick(code) {
 
 function render() {
   const taken = chosen();
-  for (const b of $("grid").querySelectorAll("button")) {
+  const focused = document.activeElement;
+  const buttons = [...$("grid").querySelectorAll("button")];
+  for (const b of buttons) {
     b.disabled = taken.has(b.dataset.card) || (state.target === "hand" && state.hand.length >= 6);
+  }
+  if (focused && focused.disabled && buttons.includes(focused)) {
+    // the card just chosen is disabled now: keyboard focus goes on to the next free card
+    const i = buttons.indexOf(focused);
+    const next = [...buttons.slice(i + 1), ...buttons.slice(0, i)].find((b) => !b.disabled);
+    if (next) next.focus();
   }
   document.querySelector(`input[name="target"][value="${state.target}"]`).checked = true;
   const slots = $("hand-slots");
@@ -200,7 +208,7 @@ function init() {
     ev.preventDefault();
     state.hand = $("hand-text").value.split(/[\s,;]+/).filter(Boolean).slice(0, 6);
     state.starter = $("starter-text").value.trim() || null;
-    state.target = state.hand.length >= 4 && !state.starter ? "starter" : "hand";
+    state.target = state.hand.length === 4 && !state.starter ? "starter" : "hand";
     update();
   });
   update();

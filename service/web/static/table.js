@@ -150,6 +150,18 @@ function cardsInline(cards) {
   return el("span", { class: "cards inline" }, ...cards.map((c) => { const m = c ? cardEl(c) : backEl(); m.classList.add("mini"); return m; }));
 }
 
+/** The count as a player says it, from POST /v1/hands/score (the starter is the view's). */
+async function sayCount(line, e) {
+  const starter = t.starter; // this deal's: the answer to the crib's count is the next deal's
+  if (!starter || !e.cards || e.cards.length !== 4 || e.cards.some((c) => !c)) return;
+  try {
+    const body = await post("/v1/hands/score", { cards: e.cards, starter, crib: e.what === "crib" });
+    line.append(" ", el("q", { class: "call", text: body.call || "nineteen" }));
+  } catch {
+    // the count itself is shown already; the spoken form is a nicety
+  }
+}
+
 function logEvents(events, actor) {
   const list = $("events");
   for (const e of events) {
@@ -167,6 +179,7 @@ function logEvents(events, actor) {
         line = el("li", {}, `${verb(seat, "lay", "lays")} away `, seat === ME && e.cards && e.cards[0] ? cardsInline(e.cards) : `${e.cards ? e.cards.length : ""} card${e.cards && e.cards.length === 1 ? "" : "s"}`, ".");
         break;
       case "starter":
+        t.starter = e.cards[0];
         line = el("li", {}, `${verb(seat, "cut", "cuts")}: the starter is `, cardsInline(e.cards), ".");
         break;
       case "play":
@@ -178,6 +191,7 @@ function logEvents(events, actor) {
       case "count":
         line = el("li", {}, `${verb(seat, "count", "counts")} ${seat === ME ? "your" : "the"} ${e.what}: `, cardsInline(e.cards),
           ` \u2014 ${e.points || 0} point${e.points === 1 ? "" : "s"}.`);
+        sayCount(line, e);
         break;
       case "game_over":
         line = el("li", { text: "Game over." });
@@ -247,6 +261,9 @@ function render() {
   const discards = legal.filter((x) => x.type === "discard");
   const plays = new Map(legal.filter((x) => x.type === "play").map((x) => [x.card, x]));
   const hand = $("my-hand");
+  // Keyboard users keep their place: focus moves to the next control the page offers.
+  const keepFocus = hand.contains(document.activeElement) || $("actions").contains(document.activeElement);
+  const focusedCard = keepFocus ? document.activeElement.dataset.card : null;
   hand.dataset.mode = discards.length ? "discard" : plays.size ? "play" : "";
   hand.dataset.discard = discards.length ? String(discards[0].cards.length) : "";
   $("you-h").textContent = `Your hand${ME === v.dealer ? " (you deal)" : ""}`;
@@ -262,7 +279,9 @@ function render() {
       b.setAttribute("aria-label", `Play the ${b.getAttribute("aria-label")}`);
     } else {
       b.disabled = true;
-      if (played.has(c) && a.phase === "play") b.classList.add("off");
+      const wasPlayed = played.has(c) && a.phase === "play";
+      if (wasPlayed) b.classList.add("off");
+      if (plays.size) b.title = wasPlayed ? "played" : "not a legal play now";
     }
     return b;
   }));
@@ -287,6 +306,12 @@ function render() {
   }
   if (!buttons.length && a.phase !== "over") buttons.push(el("span", { text: plays.size ? "Play a card from your hand." : `Waiting for ${whose}\u2026` }));
   $("actions").replaceChildren(...buttons);
+  if (keepFocus) {
+    const same = focusedCard && hand.querySelector(`button[data-card="${focusedCard}"]:not(:disabled)`);
+    const next = same || $("actions").querySelector("button:not(:disabled)") || hand.querySelector("button:not(:disabled)");
+    if (next) next.focus();
+    else $("status").setAttribute("tabindex", "-1"), $("status").focus();
+  }
   // the end
   $("result").hidden = a.phase !== "over";
   if (a.phase === "over" && v.result) {
