@@ -98,6 +98,14 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
     )
 
 
+def body_limits(limit: int) -> dict[str, int]:
+    """The paths with a body limit of their own, never below the service's ``limit``:
+    the hands batch (1,000 items), the standings (2,000 lines) and the bracket (1,024 names)."""
+    return {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
+            "/v1/tournaments/standings": max(limit, tournaments.STANDINGS_BODY_BYTES),
+            "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
+
+
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment:
@@ -109,12 +117,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    # the hands batch (1,000 items), the standings (2,000 lines) and the bracket
-    # (1,024 names) have their own body limits, never below the service's
-    limits = {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
-              "/v1/tournaments/standings": max(limit, tournaments.STANDINGS_BODY_BYTES),
-              "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
-    middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=limits)]
+    middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=body_limits(limit))]
     gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
         else gzip_min_bytes
     if gzip_min:
