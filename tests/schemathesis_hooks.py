@@ -16,6 +16,7 @@ below that can only make legal requests:
 * ``/v1/matches/score``: finished games (one side at the target), no game
   after a best-of match is decided, the options as allowed together;
 * ``/v1/tournaments/standings``: lines of a player against another;
+* ``/v1/tournaments/bracket``: a number of entrants (an integer) or distinct names;
 * ``/v1/pegging/score``: a legal sequence of plays for 2 to 4 players, made
   by a small model of the play written here from the rules (count never past
   31, clockwise turns, go only when no card fits -- or, under tournament
@@ -576,6 +577,15 @@ def standings_body(draw) -> dict:
     return {"results": lines}
 
 
+@st.composite
+def bracket_body(draw) -> dict:
+    """A number of entrants (a JSON integer: schema-valid 2.0 is refused, as everywhere),
+    or their names, each once."""
+    if draw(st.booleans()):
+        return {"entrants": draw(st.integers(1, 4096))}
+    return {"names": draw(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=64, unique=True))}
+
+
 LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/hands/score": hand_score_body(),
     "/v1/pegging/score": pegging_score_body(),
@@ -590,6 +600,7 @@ LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/hands/score-batch": hand_batch_body(),
     "/v1/matches/score": match_body(),
     "/v1/tournaments/standings": standings_body(),
+    "/v1/tournaments/bracket": bracket_body(),
 }
 """Per operation with rules JSON Schema cannot express: a strategy of bodies legal by construction."""
 
