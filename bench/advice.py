@@ -1,5 +1,6 @@
 """Advice and bots, for ``make bench`` (section ``advice``): the discard
-advisor in-process (ms per 6-card and 5-card deal, each model), its latency
+advisor in-process (ms per 6-card and 5-card deal, each model), the pegging
+advisor's CPU time a request in-process, the latency of both
 over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
 127.0.0.1), the pegging advisor's latency with its default budget, and the
 strong bot against the greedy one over seeded 2-player games (win rate with
@@ -52,6 +53,25 @@ def discards_in_process() -> None:
                 best = min(best, (time.perf_counter() - t) / len(deals))
             print(f"  {dealt}-card deal, {players} players, {model:<6}: {best * 1000:6.2f} ms"
                   f"{'   (target <= 10 ms a 6-card deal)' if dealt == 6 and model == 'random' else ''}", flush=True)
+
+
+def pegging_in_process() -> None:
+    print("-- pegging advice in-process, default budget (CPU ms a request, process time: steady under load) --",
+          flush=True)
+    for players, n in ((2, 100), (3, 40), (4, 20)):
+        cpu, samples = [], []
+        for body in _advise_positions(n, players, f"bench-advise-{players}"):
+            from service.core.cards import Card
+            from service.core.play import Go, PlayCard
+            plays = [PlayCard(e["seat"], Card.parse(e["card"])) if "card" in e else Go(e["seat"]) for e in body["plays"]]
+            t = time.process_time()
+            k = knowledge(players, body["pone"], body["seat"], [Card.parse(c) for c in body["hand"]], plays,
+                          (Card.parse(body["starter"]),))
+            samples.append(advise(k).samples)
+            cpu.append(time.process_time() - t)
+        print(f"  {players} players: p50 {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU"
+              f"  ({len(cpu)} positions, median {statistics.median(samples):.0f} deals)"
+              + ("   (target <= 100 ms)" if players == 2 else ""), flush=True)
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -185,7 +205,7 @@ def bot_match() -> None:
 
 def run() -> None:
     print("== advice and bots ==", flush=True)
-    for part in (discards_in_process, over_http, bot_match):
+    for part in (discards_in_process, pegging_in_process, over_http, bot_match):
         try:
             part()
         except Exception as exc:  # one part failing does not hide the others
