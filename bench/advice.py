@@ -128,6 +128,7 @@ def over_http() -> None:
             for i, d in enumerate(_deals(200, 5, "bench-http-discards-5"))]
     with harness.running(harness.SERVICE_APP) as (port,):
         _timed_posts(port, "/v1/discards", discard_bodies[:30])  # warm both workers
+        _timed_posts(port, "/v1/pegging/advise", _advise_positions(10, 2, "bench-advise-warm"))
         for label, path, bodies in (("POST /v1/discards, 6 cards (tuned)", "/v1/discards", discard_bodies),
                                     ("POST /v1/discards, 5 cards, 3 players", "/v1/discards", five),
                                     ("POST /v1/pegging/advise, 2 players, default budget", "/v1/pegging/advise",
