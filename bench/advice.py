@@ -23,7 +23,7 @@ from typing import Any
 
 from service.advice import bot
 from service.advice.discards import analyse_discards
-from service.advice.pegging import knowledge, advise
+from service.advice.pegging import advise, knowledge
 from service.core.cards import CARDS
 from service.core.game import apply_action, new_game
 from service.core.options import GameOptions

@@ -9,12 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import service.advice.bot as bot_module
 from service.advice import bot
 from service.core.cards import CARDS
 from service.core.game import Deal, apply_action, can, new_game
 from service.core.options import GameOptions
-
-import service.advice.bot as bot_module
 
 
 def play_out(options: GameOptions, levels, seed: int, max_actions: int = 3000):

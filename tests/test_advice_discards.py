@@ -61,7 +61,7 @@ def test_random_model_equals_brute_force(dealt, players, own, known_n):
 
 def test_random_model_flush_and_jacks():
     """A deal rich in one suit and jacks (flush and nobs terms) against brute force."""
-    cards = parse_cards("JH 5H 9H KH JC 2H".split())
+    cards = parse_cards(["JH", "5H", "9H", "KH", "JC", "2H"])
     got = analyse_discards(cards, 2, True, model="random")
     expected = brute_force(cards, 2, True)
     for ch in got.choices:
@@ -72,9 +72,9 @@ def test_random_model_flush_and_jacks():
 @pytest.mark.parametrize("own", [True, False])
 def test_the_obvious_throw_comes_first(model, own):
     """5-5-5-J kept (ACC: 29 with the fourth five cut), whoever deals."""
-    cards = parse_cards("5H 5C 5S JD 2C 9H".split())
+    cards = parse_cards(["5H", "5C", "5S", "JD", "2C", "9H"])
     best = analyse_discards(cards, 2, own, model=model).choices[0]
-    assert set(best.keep) == set(parse_cards("5H 5C 5S JD".split()))
+    assert set(best.keep) == set(parse_cards(["5H", "5C", "5S", "JD"]))
     assert best.hand.max == 29
 
 
@@ -89,11 +89,11 @@ def test_every_choice_listed():
 
 def test_bad_deals_are_malformed():
     with pytest.raises(MalformedError):
-        analyse_discards(parse_cards("5H 5C 5S JD 2C 9H".split()), 3, True)
+        analyse_discards(parse_cards(["5H", "5C", "5S", "JD", "2C", "9H"]), 3, True)
     with pytest.raises(MalformedError):
-        analyse_discards(parse_cards("5H 5C 5S JD 5H".split()), 3, True)
+        analyse_discards(parse_cards(["5H", "5C", "5S", "JD", "5H"]), 3, True)
     with pytest.raises(MalformedError):
-        analyse_discards(parse_cards("5H 5C 5S JD 2C".split()), 2, True, model="clever")
+        analyse_discards(parse_cards(["5H", "5C", "5S", "JD", "2C"]), 2, True, model="clever")
 
 
 

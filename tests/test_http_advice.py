@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import falcon.testing
 import pytest
-
 from conftest import fields, problem
+
 from service.app import create_app
 from service.seal import Sealer
 

@@ -24,8 +24,8 @@ are averaged.  Seeded; the number of deals is the caller's.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from service.core.cards import CARDS, RANK, VALUE, Card
 from service.core.errors import MalformedError
