@@ -111,7 +111,7 @@ def test_random_model_equals_brute_force_with_many_cards_known(data, players, ow
     got = analyse_discards(cards, players, own, known, model="random")
     expected = brute_force(cards, players, own, known)
     for ch in got.choices:
-        mean, lo, hi, crib, net, counts = expected[frozenset(ch.discard)]
+        mean, _, _, crib, net, _ = expected[frozenset(ch.discard)]
         assert ch.hand.mean == pytest.approx(mean, abs=1e-9)
         assert ch.crib == pytest.approx(crib, abs=1e-9)
         assert ch.net == pytest.approx(net, abs=1e-9)

@@ -186,4 +186,4 @@ class GameSuggest(_GameResource):
         resp.content_type = falcon.MEDIA_JSON
 
 
-__all__ = ["MAX_DEFAULT_SAMPLES", "Discards", "GameSuggest", "PeggingAdvise"]
+__all__ = ["Discards", "GameSuggest", "PeggingAdvise"]
