@@ -5,6 +5,9 @@ Environment:
   WEB_CONCURRENCY     worker processes (default: one a CPU, at least 2, at most 8)
   GUNICORN_THREADS    threads per worker (default 4)
   GUNICORN_TIMEOUT    seconds before a silent worker is restarted (default 30)
+  GUNICORN_READ_TIMEOUT  seconds a request's head and body may take to arrive (default 5; then 408)
+  GUNICORN_MAX_PENDING   connections a worker holds waiting for a thread before it answers
+                      further ones 503 + Retry-After at once (default 32; -1: never shed)
   GUNICORN_ACCESS_LOG where the access log goes (default "-", stdout; "off": none)
   GUNICORN_GC_FREEZE  "0" leaves the garbage collector as it is (see post_worker_init)
   PROMETHEUS_MULTIPROC_DIR  where workers write metrics (default: a fresh temp dir)
@@ -58,7 +61,12 @@ def _int_env(name: str, default: int) -> int:
 wsgi_app = "service.app:app"
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{_int_env('PORT', 8000)}"]
 
-worker_class = "gthread"
+try:  # gthread with problem+json errors, a request deadline and load shedding
+    import service.http.worker  # noqa: F401
+
+    worker_class = "service.http.worker.Worker"
+except ImportError:  # an app served from elsewhere (bench's peers in their own venvs)
+    worker_class = "gthread"
 workers = _int_env("WEB_CONCURRENCY", min(max(_cpus(), 2), 8))
 threads = _int_env("GUNICORN_THREADS", 4)
 timeout = _int_env("GUNICORN_TIMEOUT", 30)
@@ -167,11 +175,25 @@ def post_worker_init(worker):
     collector's sight (gc.freeze), so that its full collections no longer
     walk the service's tens of thousands of long-lived objects (tables,
     schemas, modules)."""
+    _warm_up_and_drain_on_stop(worker)
     if os.environ.get("GUNICORN_GC_FREEZE", "1") != "0":
         import gc
 
         gc.collect()
         gc.freeze()
+
+
+def _warm_up_and_drain_on_stop(worker):
+    """The service's readiness (service/http/readiness.py): one request through the
+    app before the worker serves, and /readyz 503 from the moment a stop signal
+    arrives (gunicorn has no hook for SIGTERM).  Other apps (bench/) are left alone."""
+    import sys
+
+    readiness = sys.modules.get("service.http.readiness")
+    if readiness is not None:
+        if not readiness.LIFECYCLE.warm_up(worker.wsgi):
+            worker.log.warning("the warm-up request was not answered 200: /readyz says not ready")
+        readiness.drain_on_stop_signals()
 
 
 def worker_exit(server, worker):

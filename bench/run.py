@@ -27,12 +27,15 @@ ratio to a reference measured beside it, in the same run:
    Play); POST /v1/games/advance (the bodies of 5 seeded games) with the
    state cache and without.
 
-6. Advice and bots (bench/advice.py): the discard advisor in-process (ms a
+6. The hands batch: items/s through POST /v1/hands/score-batch with
+   1,000-item batches, in-process and under gunicorn, beside scoring the same
+   items in-process (bench/batch.py; section ``batch``).
+7. Advice and bots (bench/advice.py): the discard advisor in-process (ms a
    6-card and a 5-card deal, each model), its p50 / p99 over HTTP, the
    pegging advisor's latency with its default budget, and the strong bot
    against the greedy one over BENCH_BOT_GAMES (default 2,000) seeded
    2-player games: the win rate, its 95 % interval, points a hand pegged
-   and counted by each side.
+   and counted by each side (section ``advice``).
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -132,6 +135,13 @@ def bench_in_process() -> None:
     inprocess.bench(bodies.score_requests(), bodies.pegging_requests(), bodies.go_requests())
 
 
+def bench_compression() -> None:
+    """gzip's sizes and cost in-process (bench/compression.py)."""
+    from bench import compression
+
+    compression.bench()
+
+
 def bench_games() -> None:
     """Random games side by side with OpenSpiel, and the state's size (bench/games.py)."""
     from bench import games
@@ -213,12 +223,21 @@ def bench_side_by_side() -> None:
         _error("HTTP side by side", exc)
 
 
+def bench_batch() -> None:
+    """POST /v1/hands/score-batch: items/s and the ratio to scoring in-process (bench/batch.py)."""
+    from bench import batch
+
+    batch.bench()
+
+
 SECTIONS = {
     "core": bench_core,
     "games": bench_games,
     "distribution": bench_distribution,
     "in_process": bench_in_process,
+    "compression": bench_compression,
     "side_by_side": bench_side_by_side,
+    "batch": bench_batch,
     "advice": advice.run,
 }
 

@@ -16,6 +16,24 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+MASTERS: dict[str, int] = {}
+"""base URL -> gunicorn master pid, for the servers running now."""
+
+
+def worker_pids(base: str) -> set[int]:
+    """The pids of the running server's worker processes (children of its master, from /proc)."""
+    master = MASTERS[base]
+    pids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == master:
+                pids.add(int(entry))
+    return pids
 
 
 def _free_port() -> int:
@@ -50,8 +68,10 @@ def gunicorn(log_path: Path, **env_extra: str) -> Iterator[str]:
             if time.monotonic() > deadline:
                 pytest.fail(f"gunicorn did not answer /healthz in 30 s:\n{log_path.read_text()}")
             time.sleep(0.1)
+        MASTERS[base] = proc.pid
         yield base
     finally:
+        MASTERS.pop(base, None)
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)  # the master stops its workers
             try:

@@ -11,11 +11,19 @@ prints the figure: "middleware").
 * Request id: the request's own ``X-Request-ID`` when sane, else 32 random
   hex digits; set first, before anything can raise, and sent on every
   response, errors included.
-* Body limit: 413 for a body over ``limit`` bytes, with or without
-  Content-Length.  With ``Content-Length`` the header is checked before
-  anything is read.  A body sent without a length (``Transfer-Encoding:
-  chunked``) is read here, at most ``limit + 1`` bytes, and handed on as if
-  it had had a length (falcon would otherwise read such a body as empty).
+* Body: 413 for a body over ``limit`` bytes (or the path's own in
+  ``limits``, e.g. the hands batch), with or without Content-Length.  With
+  ``Content-Length`` the header is checked before anything is read.  Every
+  body is then read here, whole, and handed on in memory: one with a length
+  exactly (a body shorter than its Content-Length is 400, not a shorter
+  document read as if complete), one without (``Transfer-Encoding:
+  chunked``) at most ``limit + 1`` bytes, handed on as if it had had a
+  length (falcon would otherwise read it as empty).  A body that cannot be
+  read (a bad chunk, cut short) is 400 and one that does not arrive in time
+  408 (the worker's deadline, :mod:`.worker`): problems, not the 500 the
+  server's read error would be inside the app.
+* Static files: only ``GET``, ``HEAD`` and ``OPTIONS`` (falcon's static
+  route serves a file to any method): anything else is 405 with ``Allow``.
 * CORS: any origin, ``X-Request-ID`` exposed; falcon's own
   :class:`falcon.CORSMiddleware` policy, called only when the request has an
   ``Origin``.
@@ -51,8 +59,10 @@ class Edge:
     """Request id, body limit, CORS and metrics; see the module docstring."""
 
     def __init__(self, limit: int, *, collect_metrics: bool = True,
-                 static_prefixes: tuple[str, ...] = ("/docs/static",)) -> None:
+                 static_prefixes: tuple[str, ...] = ("/docs/static",),
+                 limits: dict[str, int] | None = None) -> None:
         self.limit = limit
+        self.limits = dict(limits or {})
         self.collect_metrics = collect_metrics
         self._cors = falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER])
         # Static routes have no uri_template; label them by prefix, not by file.
@@ -68,11 +78,17 @@ class Edge:
         else:
             context.request_id = new_request_id()
         length = env.get("CONTENT_LENGTH")
+        limit = self.limits.get(env.get("PATH_INFO"), self.limit) if self.limits else self.limit
         if length and length.isascii() and length.isdigit():
-            if int(length) > self.limit:
-                raise self._too_large()
+            size = int(length)
+            if size > limit:
+                raise self._too_large(limit)
+            if size:
+                self._read_body(req, size)
         elif length or env.get("HTTP_TRANSFER_ENCODING"):
-            self._check_body(req)
+            self._check_body(req, limit)
+        if env["REQUEST_METHOD"] not in _STATIC_METHODS and env["PATH_INFO"].startswith(self.static_prefixes):
+            raise falcon.HTTPMethodNotAllowed(_STATIC_ALLOW)
 
     def process_response(self, req: falcon.Request, resp: falcon.Response, resource: object,
                          req_succeeded: bool) -> None:
@@ -97,30 +113,70 @@ class Edge:
 
     # -- the body limit, off the fast path ------------------------------------
 
-    def _too_large(self) -> ProblemError:
-        reason = f"the body may be at most {self.limit} bytes"
+    def _too_large(self, limit: int) -> ProblemError:
+        reason = f"the body may be at most {limit} bytes"
         return ProblemError(413, "content-too-large", "Content too large", reason,
                             errors=[{"field": "", "reason": reason}])
 
-    def _check_body(self, req: falcon.Request) -> None:
+    def _read_body(self, req: falcon.Request, size: int) -> None:
+        """Read a body of ``size`` bytes (its Content-Length) whole, or answer why not."""
+        try:
+            data = req.env["wsgi.input"].read(size)
+        except Exception as exc:  # the server's read error: the client's doing
+            raise _unreadable(exc) from None
+        if len(data) != size:
+            reason = f"the body ended after {len(data)} of its Content-Length's {size} bytes"
+            raise ProblemError(400, "body-unreadable", "The request body could not be read", reason,
+                               errors=[{"field": "", "reason": reason}])
+        req.stream = req.env["wsgi.input"] = io.BytesIO(data)
+
+    def _check_body(self, req: falcon.Request, limit: int) -> None:
         """A Content-Length that is not plain digits, or a body without one."""
         length = req.content_length  # a bad header is falcon's 400
         if length is not None:
-            if length > self.limit:
-                raise self._too_large()
+            if length > limit:
+                raise self._too_large(limit)
+            if length:
+                self._read_body(req, length)
             return
-        if not req.get_header("Transfer-Encoding"):
+        coding = req.get_header("Transfer-Encoding")
+        if not coding:
             return  # no length and no transfer coding: no body
+        if coding.strip().lower() != "chunked":
+            # gunicorn unframes the chunks and leaves any other coding on the bytes.
+            reason = f"the only transfer coding accepted is chunked, not {coding[:60]!r}"
+            raise ProblemError(400, "body-unreadable", "The request body could not be read", reason,
+                               errors=[{"field": "", "reason": reason}])
         chunks = []
         size = 0
-        while size <= self.limit:
-            chunk = req.stream.read(self.limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > self.limit:
-            raise self._too_large()
+        try:
+            while size <= limit:
+                chunk = req.stream.read(limit + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except Exception as exc:
+            raise _unreadable(exc) from None
+        if size > limit:
+            raise self._too_large(limit)
         data = b"".join(chunks)
         req.stream = req.env["wsgi.input"] = io.BytesIO(data)
         req.env["CONTENT_LENGTH"] = str(len(data))
+
+
+_STATIC_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_STATIC_ALLOW = ["GET", "HEAD", "OPTIONS"]
+
+
+def _unreadable(exc: Exception) -> ProblemError:
+    """A body the server could not read: 408 when it came too slowly (the worker's
+    deadline says so by ``http_status``), else 400 naming what the server saw."""
+    if getattr(exc, "http_status", None) == 408:
+        reason = str(exc)
+        return ProblemError(408, "request-timeout", "Request timeout", reason,
+                            errors=[{"field": "", "reason": reason}])
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    reason = f"the body could not be read ({what[:200]}); it is cut short or badly chunked"
+    return ProblemError(400, "body-unreadable", "The request body could not be read", reason,
+                        errors=[{"field": "", "reason": reason}])

@@ -14,9 +14,13 @@ or by falcon itself (404, 405, 413, 415), has the body::
 violations (:class:`service.core.errors.IllegalError`) add ``rule`` and
 ``legal``.
 
-Status codes: 400 the body is not JSON / not a JSON object / empty; 404, 405;
-413 body over the limit; 415 not JSON; 422 JSON that breaks the schema or the
-rules (unknown card, wrong count, a card twice, an illegal move); 500 a bug.
+Status codes: 400 the body is not JSON / not a JSON object / empty, or could
+not be read (a bad chunk, shorter than its Content-Length); 404, 405; 408 the
+request did not arrive in time; 413 body over the limit; 414 URL too long; 415
+not JSON; 422 JSON that breaks the schema or the rules (unknown card, wrong
+count, a card twice, an illegal move); 431 a header too large; 500 a bug; 503
+the server is overloaded (with ``Retry-After``).  408, 414, 431, 503 and
+gunicorn's own 400s are written by the worker (:mod:`.worker`) in this shape.
 """
 
 from __future__ import annotations
@@ -41,12 +45,16 @@ _STATUS_PROBLEMS: dict[int, tuple[str, str]] = {
     404: ("not-found", "Not found"),
     405: ("method-not-allowed", "Method not allowed"),
     406: ("not-acceptable", "Not acceptable"),
+    408: ("request-timeout", "Request timeout"),
     411: ("length-required", "Length required"),
     413: ("content-too-large", "Content too large"),
     414: ("uri-too-long", "URI too long"),
     415: ("unsupported-media-type", "Unsupported media type"),
+    417: ("expectation-failed", "Expectation failed"),
     422: ("invalid-request", "The request is invalid"),
+    431: ("header-fields-too-large", "Request header fields too large"),
     500: ("internal-error", "Internal server error"),
+    503: ("overloaded", "Service unavailable"),
 }
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
 from service.core.cards import SPELLINGS, Card, repeated_cards
@@ -69,7 +69,12 @@ class StrictBoolean(fields.Boolean):
 
 
 class StrictInteger(fields.Integer):
-    """Only JSON integers: no strings, no booleans, no fractions (``1.0`` is 1, as in JSON Schema)."""
+    """Only JSON integers: no strings, no booleans, no numbers with a fraction or an
+    exponent -- ``2.0`` too is refused, as the rules core refuses it in a game
+    state (JSON Schema would count ``2.0`` an integer; a client that sends one
+    has a bug worth hearing about).  Bounds are the field's ``validate.Range``."""
+
+    default_error_messages = {"invalid": "expected a whole number (a JSON integer such as 2, not 2.0 or \"2\")"}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, **kwargs)
@@ -86,11 +91,8 @@ class StrictInteger(fields.Integer):
         return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        if isinstance(value, bool):
+        if type(value) is not int:  # bool is an int subclass; floats are not integers here
             raise self.make_error("invalid")
-        if isinstance(value, float) and value.is_integer():
-            # JSON Schema (and so openapi.yaml) counts 1.0 as an integer.
-            value = int(value)
         return super()._deserialize(value, attr, data, **kwargs)
 
 
@@ -309,6 +311,26 @@ class HandScoreRequest(DistinctCardsSchema):
     cards = Cards(4, what="a hand or crib", required=True)
     starter = CardField(required=True)
     crib = StrictBoolean(load_default=False)
+
+
+class HandClaimRequest(HandScoreRequest):
+    """``POST /v1/hands/score`` with a claim to judge: what the player announced,
+    muggins on or off, and who counted at a table of how many (the muggins
+    seat).  Only a body with one of these fields is loaded by this schema, so
+    the plain count keeps its lean path."""
+
+    claim = StrictInteger(validate=validate.Range(0, 29))
+    muggins = StrictBoolean(load_default=False)
+    players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
+    seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
+
+    def check(self, data: dict[str, Any]) -> None:
+        if data["seat"] >= data["players"]:
+            raise ValidationError({"seat": [f"seat {data['seat']} is not at a {data['players']}-player table"]})
+
+
+CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat"))
+"""The fields that make a hands/score body a judged claim."""
 
 
 def flatten_errors(messages: Any, path: tuple[Any, ...] = ()) -> list[dict[str, str]]:

@@ -1,0 +1,311 @@
+"""The gunicorn worker: gthread, with problem+json errors, a request deadline and load shedding.
+
+gunicorn.conf.py names it (``worker_class = "service.http.worker.Worker"``).
+It is gunicorn's own :class:`~gunicorn.workers.gthread.ThreadWorker` with
+three changes, each where gunicorn itself decides:
+
+* **Its own error answers are problem+json.**  gunicorn answers a request it
+  cannot parse (a bad request line or header, a URL over
+  ``limit_request_line``, a header over ``limit_request_field_size``, a bad
+  chunk) itself, before the app sees it, with an HTML page.
+  :meth:`Worker.handle_error` answers the same status as an RFC 9457
+  problem (``type``, ``title``, ``status``, ``detail``, ``errors``), and
+  answers 400 where gunicorn would answer 5xx for what a client sent (a
+  transfer coding it does not know: 501 in gunicorn).
+* **A request has a deadline.**  gthread hands a connection to a thread once
+  its first byte arrives and then reads it blocking, without a timeout: a
+  client trickling its head a byte at a time holds the thread for ever
+  (8 such clients held every thread of 2 workers x 4).  Here each accepted
+  socket is a :class:`DeadlineSocket`: every read or write waits at most
+  ``read_timeout`` seconds, and the head and body of a request must have
+  arrived ``read_timeout`` seconds after it began, or the answer is 408
+  (``request-timeout``) and the connection closes.  In production nginx
+  buffers whole requests in front (deploy/kubernetes); this bounds the
+  harm when gunicorn faces clients directly.
+* **Overload is shed.**  A worker has ``threads`` threads; connections with
+  a request to read wait in its thread pool's queue, and under more load
+  than it can serve that queue, and with it every answer's latency, grows
+  without bound.  Here a worker holding ``threads + max_pending``
+  connections that await a thread answers any further one at once, from its
+  main loop and without reading it into the app: 503 problem+json
+  (``overloaded``) with ``Retry-After``, then closes it.
+
+Configuration (gunicorn.conf.py, from the environment): ``read_timeout``
+is ``GUNICORN_READ_TIMEOUT`` (default 5 s, as nginx's client_header_timeout
+in deploy/kubernetes), ``max_pending`` is ``GUNICORN_MAX_PENDING`` (default
+32 a worker; negative: never shed), ``retry_after`` is 1 s.  TLS is not
+handled here (it ends at the proxy): with ``certfile`` set the sockets are
+gunicorn's own.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import selectors
+import socket
+import time
+from functools import partial
+from random import getrandbits
+
+from gunicorn.http import errors as gerrors
+from gunicorn.workers.gthread import TConn, ThreadWorker
+
+# As in .problems (a test compares): this module imports nothing of the app's,
+# so that any app served under gunicorn.conf.py (bench's peers) can use it.
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://cribbage.example/problems/"
+
+READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5.0)
+MAX_PENDING = int(os.environ.get("GUNICORN_MAX_PENDING", "").strip() or 32)
+RETRY_AFTER = 1
+ACCEPT_BATCH = 64
+SHED_LINGER = 2.0
+"""Seconds a shed connection is read and discarded after its 503, so that the
+kernel does not reset it (and the client lose the answer) over unread bytes."""
+
+
+class HeadTooSlow(gerrors.ParseException):
+    """The request's head did not arrive by its deadline (gunicorn answers it through handle_error)."""
+
+    def __str__(self) -> str:
+        return f"the request did not arrive within {READ_TIMEOUT:g} s"
+
+
+class BodyTooSlow(TimeoutError):
+    """The request's body did not arrive by its deadline; the app answers it (``http_status``).
+
+    A :class:`TimeoutError`, so that gunicorn's drain of an unread body
+    (``finish_body``) takes it as the timeout it is and closes the connection."""
+
+    http_status = 408
+
+    def __str__(self) -> str:
+        return f"the request body did not arrive within {READ_TIMEOUT:g} s"
+
+
+class DeadlineSocket(socket.socket):
+    """A client socket whose reads have a deadline per request (see the module docstring).
+
+    gthread makes a socket blocking (``setblocking(True)``) whenever a thread
+    takes the connection up for a request: that is when the deadline starts.
+    Reads past it raise :class:`HeadTooSlow` while the head is read, then
+    :class:`BodyTooSlow` (:meth:`Worker.handle_request` marks the change)."""
+
+    timeout_s = READ_TIMEOUT
+    _deadline = 0.0
+    in_head = True
+
+    def setblocking(self, flag: bool) -> None:
+        if flag:
+            self.settimeout(self.timeout_s)
+            self._deadline = time.monotonic() + self.timeout_s
+            self.in_head = True
+        else:
+            super().setblocking(False)
+
+    def _slow(self) -> Exception:
+        return HeadTooSlow() if self.in_head else BodyTooSlow()
+
+    def recv(self, size: int, flags: int = 0) -> bytes:
+        if self.gettimeout() is None or self.gettimeout() == 0.0:
+            return super().recv(size, flags)  # non-blocking, or a timeout set by someone else
+        if time.monotonic() > self._deadline:
+            raise self._slow()
+        try:
+            return super().recv(size, flags)
+        except TimeoutError:
+            raise self._slow() from None
+
+
+class Conn(TConn):
+    """gthread's connection, closed without blocking the worker's main loop.
+
+    gthread closes a connection it will not keep gracefully (RFC 9112 9.6:
+    half-close, then read until the client closes) *on the main loop*,
+    blocking for up to 2 s on a client that does not close: one such client
+    stops the worker accepting and answering for that long.  Here the
+    lingering read is the poller's (:meth:`Worker.linger`)."""
+
+    worker: "Worker | None" = None
+
+    def close(self, graceful: bool = False) -> None:
+        if graceful and self.worker is not None:
+            self.worker.linger(self.sock)
+        else:
+            super().close(graceful)
+
+
+def _problem(status: int, slug: str, title: str, detail: str, *, path: str = "",
+             headers: tuple[tuple[str, str], ...] = ()) -> bytes:
+    """A whole HTTP/1.1 answer carrying an RFC 9457 problem; the connection closes after it."""
+    rid = "%032x" % getrandbits(128)
+    body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
+                       "instance": path, "request_id": rid,
+                       "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()
+    head = [f"HTTP/1.1 {status} {title}", "Connection: close", f"Content-Type: {PROBLEM_JSON}",
+            f"Content-Length: {len(body)}", f"X-Request-ID: {rid}"]
+    head += [f"{k}: {v}" for k, v in headers]
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+# gunicorn's parse errors: (status, slug, title).  Everything a client sends is a 4xx.
+_PARSE_ERRORS: tuple[tuple[type[BaseException], int, str, str], ...] = (
+    (HeadTooSlow, 408, "request-timeout", "Request timeout"),
+    (gerrors.LimitRequestLine, 414, "uri-too-long", "URI too long"),
+    (gerrors.LimitRequestHeaders, 431, "header-fields-too-large", "Request header fields too large"),
+    (gerrors.ExpectationFailed, 417, "expectation-failed", "Expectation failed"),
+    (gerrors.ParseException, 400, "bad-request", "Bad request"),
+)
+
+
+def problem_for(exc: BaseException) -> tuple[int, str, str] | None:
+    """(status, slug, title) for one of gunicorn's request parse errors; None for anything else
+    (a bad header the *app* tried to send is a parse error class too, but the server's fault)."""
+    if isinstance(exc, (gerrors.InvalidResponseHeader, gerrors.InvalidResponseHeaderName)):
+        return None
+    for cls, status, slug, title in _PARSE_ERRORS:
+        if isinstance(exc, cls):
+            return status, slug, title
+    return None
+
+
+class Worker(ThreadWorker):
+    """gthread with problem+json errors, a request deadline and load shedding (module docstring)."""
+
+    read_timeout = READ_TIMEOUT
+    max_pending = MAX_PENDING
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.in_flight = 0  # connections handed to the thread pool and not yet back; main thread only
+        self.shed_count = 0
+        self.lingering: dict[socket.socket, float] = {}  # half-closed socket -> when to close it (ordered)
+
+    # -- problem+json instead of gunicorn's HTML ---------------------------------
+
+    def handle_error(self, req, client, addr, exc) -> None:
+        found = problem_for(exc)
+        if found is None:  # not the client's doing: gunicorn's own log and 500
+            status, slug, title = 500, "internal-error", "Internal server error"
+            self.log.exception("Error handling request %s", getattr(req, "uri", "(no URI read)"))
+            detail = "the server failed to answer this request"
+        else:
+            status, slug, title = found
+            detail = str(exc) or title
+            self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], detail)
+        path = getattr(req, "path", "") or ""
+        try:
+            client.setblocking(False)
+            client.send(_problem(status, slug, title, detail[:300], path=path))
+        except OSError:
+            self.log.debug("Failed to send error message.")
+
+    # -- the request deadline ----------------------------------------------------
+
+    def accept(self, listener) -> None:
+        """gthread's accept, with the client socket a :class:`DeadlineSocket`, and
+        up to :data:`ACCEPT_BATCH` connections at a time: the main loop gets the
+        GIL back only every few milliseconds while the threads are busy, and
+        one connection a turn let the listen queue, and every new
+        connection's wait, grow under load (measured: p99 1.75 s at 1,000
+        connections, shed or not)."""
+        for _ in range(ACCEPT_BATCH):
+            if self.nr_conns >= self.worker_connections:
+                return
+            try:
+                client_sock, client_addr = listener.accept()
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                    raise
+                return
+            if not self.cfg.is_ssl:
+                client_sock = DeadlineSocket(client_sock.family, client_sock.type, client_sock.proto,
+                                             fileno=client_sock.detach())
+                client_sock.timeout_s = self.read_timeout
+            self.nr_conns += 1
+            client_sock.setblocking(True)
+            conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname())
+            conn.worker = self
+            self.enqueue_req(conn)
+
+    def handle_request(self, req, conn):
+        """The head is in: from here a late read is the body's (answered by the app)."""
+        conn.sock.in_head = False
+        return super().handle_request(req, conn)
+
+    # -- load shedding -------------------------------------------------------------
+
+    def enqueue_req(self, conn) -> None:
+        if 0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending:
+            self.shed(conn)
+            return
+        self.in_flight += 1
+        fs = self.tpool.submit(self.handle, conn)
+        fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
+
+    def finish_request(self, conn, fs) -> None:
+        self.in_flight -= 1
+        super().finish_request(conn, fs)
+
+    def shed(self, conn) -> None:
+        """503 at once from the main loop, without a thread: whatever the client sent
+        so far is read and dropped, the answer written, the connection half-closed
+        and drained for a moment (:data:`SHED_LINGER`), then closed."""
+        self.shed_count += 1
+        self.nr_conns -= 1
+        sock = conn.sock
+        try:
+            socket.socket.setblocking(sock, False)
+            try:
+                sock.recv(65536)
+            except BlockingIOError:
+                pass
+            sock.send(_problem(503, "overloaded", "Service unavailable",
+                               "the server is answering as many requests as it can; retry shortly",
+                               headers=(("Retry-After", str(RETRY_AFTER)),)))
+        except OSError:
+            sock.close()
+            return
+        self.linger(sock)
+
+    def linger(self, sock: socket.socket) -> None:
+        """Half-close ``sock`` and let the poller read and drop what still comes, until
+        the client closes or :data:`SHED_LINGER` seconds pass; then close it."""
+        try:
+            socket.socket.setblocking(sock, False)
+            sock.shutdown(socket.SHUT_WR)
+            self.poller.register(sock, selectors.EVENT_READ, partial(self._drain, sock))
+        except (OSError, ValueError, KeyError):
+            sock.close()
+            return
+        self.lingering[sock] = time.monotonic() + SHED_LINGER
+
+    def _drain(self, sock: socket.socket, _fileobj=None) -> None:
+        try:
+            if socket.socket.recv(sock, 65536):
+                return
+        except BlockingIOError:
+            return
+        except OSError:
+            pass
+        self._close_lingering(sock)
+
+    def _close_lingering(self, sock: socket.socket) -> None:
+        try:
+            self.poller.unregister(sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        self.lingering.pop(sock, None)
+        sock.close()
+
+    def murder_keepalived(self, force: bool = False) -> None:
+        """gthread's sweep of idle connections, and of shed ones past their linger."""
+        super().murder_keepalived(force)
+        now = time.monotonic()
+        while self.lingering:
+            sock, until = next(iter(self.lingering.items()))
+            if until > now and not force:
+                break
+            self._close_lingering(sock)

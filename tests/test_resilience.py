@@ -1,0 +1,168 @@
+"""A real gunicorn under more load than it can serve, and losing workers.
+
+* Overload: more connections than a worker holds (threads + GUNICORN_MAX_PENDING)
+  are answered 503 problem+json with ``Retry-After`` at once; every answer is
+  a 200 or such a 503, none waits anywhere near :data:`GENEROUS` seconds.
+  (The p99 figures are bench's: ``BENCH_ONLY=overload make bench``.)
+* ``kill -9`` of a worker under load: the master starts another, the lost
+  requests are at most those the dead worker held, every other one is answered.
+* SIGTERM: a request in flight (its body half sent) is finished and answered.
+
+No wall-clock bound is tight: :data:`GENEROUS` only tells a bounded wait from
+an unbounded one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import threading
+import time
+from collections import Counter
+
+import pytest
+from gunicorn_server import MASTERS, gunicorn, worker_pids
+
+pytestmark = pytest.mark.slow
+
+GENEROUS = 5.0
+HAND = b'{"cards":["5H","5C","5S","JD"],"starter":"5D"}'
+SCORE = (b"POST /v1/hands/score HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+         b"Content-Length: %d\r\n\r\n%s" % (len(HAND), HAND))
+
+
+def _port(base: str) -> int:
+    return int(base.rsplit(":", 1)[1])
+
+
+def _read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    buf = b""
+    while b"\r\n\r\n" not in buf:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed before an answer")
+        buf += chunk
+    head, _, body = buf.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", "0"))
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed inside an answer")
+        body += chunk
+    return int(lines[0].split(" ", 2)[1]), headers, body[:length]
+
+
+class Load:
+    """``connections`` clients sending ``raw`` back to back for ``seconds``; records every outcome."""
+
+    def __init__(self, port: int, connections: int, seconds: float, raw: bytes = SCORE) -> None:
+        self.port, self.connections, self.seconds, self.raw = port, connections, seconds, raw
+        self.answers: list[tuple[int, float, dict[str, str], bytes]] = []
+        self.errors: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def _client(self, stop_at: float) -> None:
+        sock = None
+        while time.monotonic() < stop_at:
+            try:
+                if sock is None:
+                    sock = socket.create_connection(("127.0.0.1", self.port), timeout=GENEROUS * 4)
+                t0 = time.monotonic()
+                sock.sendall(self.raw)
+                status, headers, body = _read_answer(sock)
+                elapsed = time.monotonic() - t0
+                with self._lock:
+                    self.answers.append((status, elapsed, headers, body))
+                if headers.get("connection", "").lower() == "close":
+                    sock.close()
+                    sock = None
+            except OSError as exc:
+                with self._lock:
+                    self.errors[type(exc).__name__] += 1
+                if sock is not None:
+                    sock.close()
+                sock = None
+                time.sleep(0.01)
+        if sock is not None:
+            sock.close()
+
+    def run(self, during=None) -> "Load":
+        stop_at = time.monotonic() + self.seconds
+        threads = [threading.Thread(target=self._client, args=(stop_at,)) for _ in range(self.connections)]
+        for t in threads:
+            t.start()
+        if during is not None:
+            during()
+        for t in threads:
+            t.join(timeout=self.seconds + GENEROUS * 6)
+        return self
+
+
+def test_overload_is_shed_with_fast_503s(tmp_path):
+    """64 clients on 2 workers that hold 4 + 2 each: many 503s, each a problem with Retry-After."""
+    with gunicorn(tmp_path / "g.log", GUNICORN_MAX_PENDING="2", GUNICORN_ACCESS_LOG="off") as base:
+        before = worker_pids(base)
+        load = Load(_port(base), connections=64, seconds=3).run()
+        statuses = Counter(a[0] for a in load.answers)
+        assert set(statuses) <= {200, 503}, statuses
+        assert statuses[200] > 0 and statuses[503] > 0, statuses
+        for status, elapsed, headers, body in load.answers:
+            if status == 503:
+                assert headers["retry-after"] == "1" and headers["content-type"] == "application/problem+json"
+                problem = json.loads(body)
+                assert problem["status"] == 503 and problem["type"].endswith("/overloaded")
+        slowest = max(a[1] for a in load.answers)
+        assert slowest < GENEROUS, slowest
+        # Connections the server closed after a 503 are not lost answers: every request got one.
+        assert sum(load.errors.values()) <= len(load.answers) // 100, (load.errors, statuses)
+        assert worker_pids(base) == before
+
+
+def test_without_shedding_every_request_waits_its_turn(tmp_path):
+    """GUNICORN_MAX_PENDING=-1: gthread's own queue, no 503 (the comparison bench makes)."""
+    with gunicorn(tmp_path / "g.log", GUNICORN_MAX_PENDING="-1", GUNICORN_ACCESS_LOG="off") as base:
+        load = Load(_port(base), connections=32, seconds=2).run()
+        assert {a[0] for a in load.answers} == {200}
+        assert not load.errors
+
+
+def test_kill_9_of_a_worker_under_load(tmp_path):
+    with gunicorn(tmp_path / "g.log", GUNICORN_ACCESS_LOG="off") as base:
+        before = worker_pids(base)
+        victim = min(before)
+
+        def kill():
+            time.sleep(1.0)
+            os.kill(victim, signal.SIGKILL)
+
+        load = Load(_port(base), connections=8, seconds=3).run(during=kill)
+        deadline = time.monotonic() + 10
+        while (len(worker_pids(base)) != 2 or victim in worker_pids(base)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        after = worker_pids(base)
+        assert victim not in after and len(after) == 2 and len(after & before) == 1
+        assert {a[0] for a in load.answers} == {200}
+        # At most the requests the dead worker held (one a connection) are lost.
+        assert sum(load.errors.values()) <= 8, load.errors
+        assert len(load.answers) > 100
+
+
+def test_sigterm_finishes_a_request_in_flight(tmp_path):
+    with gunicorn(tmp_path / "g.log", GUNICORN_ACCESS_LOG="off") as base:
+        master = MASTERS[base]
+        with socket.create_connection(("127.0.0.1", _port(base)), timeout=GENEROUS * 4) as sock:
+            head, body = SCORE[:-len(HAND)], HAND
+            sock.sendall(head + body[:10])
+            time.sleep(0.3)  # a thread is reading the body now
+            os.kill(master, signal.SIGTERM)
+            time.sleep(0.5)
+            sock.sendall(body[10:])
+            status, headers, answer = _read_answer(sock)
+        assert status == 200 and json.loads(answer)["total"] == 29
