@@ -1,5 +1,6 @@
 """Advice and bots, for ``make bench`` (section ``advice``): the discard
-advisor in-process (ms per 6-card and 5-card deal, each model), its latency
+advisor in-process (ms per 6-card and 5-card deal, each model), the pegging
+advisor's CPU time a request in-process, the latency of both
 over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
 127.0.0.1), the pegging advisor's latency with its default budget, and the
 strong bot against the greedy one over seeded 2-player games (win rate with
@@ -22,7 +23,7 @@ from typing import Any
 
 from service.advice import bot
 from service.advice.discards import analyse_discards
-from service.advice.pegging import knowledge, advise
+from service.advice.pegging import advise, knowledge
 from service.core.cards import CARDS
 from service.core.game import apply_action, new_game
 from service.core.options import GameOptions
@@ -40,18 +41,38 @@ def _deals(n: int, dealt: int, seed: str) -> list[list[int]]:
 
 
 def discards_in_process() -> None:
-    print("-- discards in-process (ms a deal: mean over the deals, best of 3 rounds) --", flush=True)
+    print("-- discards in-process (CPU ms a deal, process time: the mean over the deals, best of 3 rounds) --",
+          flush=True)
     for dealt, players in ((6, 2), (5, 2), (5, 3), (5, 4)):
         deals = _deals(DEALS, dealt, f"bench-discards-{dealt}-{players}")
         for model in ("random", "tuned"):
             best = math.inf
             for _ in range(3):
-                t = time.perf_counter()
+                t = time.process_time()
                 for i, d in enumerate(deals):
                     analyse_discards(d, players, bool(i & 1), model=model)
-                best = min(best, (time.perf_counter() - t) / len(deals))
+                best = min(best, (time.process_time() - t) / len(deals))
             print(f"  {dealt}-card deal, {players} players, {model:<6}: {best * 1000:6.2f} ms"
                   f"{'   (target <= 10 ms a 6-card deal)' if dealt == 6 and model == 'random' else ''}", flush=True)
+
+
+def pegging_in_process() -> None:
+    print("-- pegging advice in-process, default budget (CPU ms a request, process time: steady under load) --",
+          flush=True)
+    for players, n in ((2, 100), (3, 40), (4, 20)):
+        cpu, samples = [], []
+        for body in _advise_positions(n, players, f"bench-advise-{players}"):
+            from service.core.cards import Card
+            from service.core.play import Go, PlayCard
+            plays = [PlayCard(e["seat"], Card.parse(e["card"])) if "card" in e else Go(e["seat"]) for e in body["plays"]]
+            t = time.process_time()
+            k = knowledge(players, body["pone"], body["seat"], [Card.parse(c) for c in body["hand"]], plays,
+                          (Card.parse(body["starter"]),))
+            samples.append(advise(k).samples)
+            cpu.append(time.process_time() - t)
+        print(f"  {players} players: p50 {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU"
+              f"  ({len(cpu)} positions, median {statistics.median(samples):.0f} deals)"
+              + ("   (target <= 100 ms)" if players == 2 else ""), flush=True)
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -108,6 +129,7 @@ def over_http() -> None:
             for i, d in enumerate(_deals(200, 5, "bench-http-discards-5"))]
     with harness.running(harness.SERVICE_APP) as (port,):
         _timed_posts(port, "/v1/discards", discard_bodies[:30])  # warm both workers
+        _timed_posts(port, "/v1/pegging/advise", _advise_positions(10, 2, "bench-advise-warm"))
         for label, path, bodies in (("POST /v1/discards, 6 cards (tuned)", "/v1/discards", discard_bodies),
                                     ("POST /v1/discards, 5 cards, 3 players", "/v1/discards", five),
                                     ("POST /v1/pegging/advise, 2 players, default budget", "/v1/pegging/advise",
@@ -185,7 +207,7 @@ def bot_match() -> None:
 
 def run() -> None:
     print("== advice and bots ==", flush=True)
-    for part in (discards_in_process, over_http, bot_match):
+    for part in (discards_in_process, pegging_in_process, over_http, bot_match):
         try:
             part()
         except Exception as exc:  # one part failing does not hide the others

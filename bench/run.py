@@ -31,6 +31,12 @@ ratio to a reference measured beside it, in the same run:
    1,000-item batches, in-process and under gunicorn, beside scoring the same
    items in-process (bench/batch.py; section ``batch``); standings of 1,000
    result lines and a 4,096-entrant bracket in-process (section ``tournament``).
+7. Advice and bots (bench/advice.py): the discard advisor in-process (ms a
+   6-card and a 5-card deal, each model), its p50 / p99 over HTTP, the
+   pegging advisor's latency with its default budget, and the strong bot
+   against the greedy one over BENCH_BOT_GAMES (default 2,000) seeded
+   2-player games: the win rate, its 95 % interval, points a hand pegged
+   and counted by each side (section ``advice``).
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -40,7 +46,8 @@ Environment: BENCH_SECONDS (per side-by-side measurement, default 3),
 BENCH_ROUNDS (ABAB rounds, default 5), BENCH_CONNECTIONS (concurrent
 keep-alive connections, default 8), BENCH_DEALS (core deals, default
 200000), BENCH_ROUNDS_INPROCESS (default 25), BENCH_SKIP_DISTRIBUTION=1,
-BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``).
+BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``),
+BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py).
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import bodies, harness, inprocess, reference  # noqa: E402
+from bench import advice, bodies, harness, inprocess, reference  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -240,6 +247,7 @@ SECTIONS = {
     "side_by_side": bench_side_by_side,
     "batch": bench_batch,
     "tournament": bench_tournament,
+    "advice": advice.run,
 }
 
 

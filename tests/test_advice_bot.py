@@ -9,12 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import service.advice.bot as bot_module
 from service.advice import bot
 from service.core.cards import CARDS
 from service.core.game import Deal, apply_action, can, new_game
 from service.core.options import GameOptions
-
-import service.advice.bot as bot_module
 
 
 def play_out(options: GameOptions, levels, seed: int, max_actions: int = 3000):
@@ -61,3 +60,26 @@ def test_the_bot_sees_only_its_own_cards(monkeypatch_samples):
         va, vb = bot.seat_view(sa, 1), bot.seat_view(sb, 1)
         assert va == vb
         assert bot.suggest(va) == bot.suggest(vb)
+
+
+def test_the_bot_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
+    """Two deals alike in all seat 1 sees (its cards, the starter, the public
+    actions) but not in seat 0's cards and discards: in the play seat 1's bot
+    answers the same, numbers and all."""
+    from service.core.game import Cut, Discard
+    options = GameOptions(deck="client")
+    rng = random.Random(11)
+    for _ in range(5):
+        cards = [CARDS[c] for c in rng.sample(range(52), 52)]
+        mine, starter = tuple(cards[6:12]), cards[40]
+        states = []
+        for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
+            s, _ = new_game(options, dealer=0, game_id="1" * 32)
+            s, _ = apply_action(s, Deal(0, (theirs, mine), ()))
+            s, _ = apply_action(s, Discard(0, theirs[:2]))
+            own = bot.suggest(bot.seat_view(s, 1)).action
+            s, _ = apply_action(s, own)
+            s, _ = apply_action(s, Cut(1, starter))
+            states.append(s)
+        a, b = (bot.suggest(bot.seat_view(s, 1)) for s in states)
+        assert a == b

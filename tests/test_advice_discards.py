@@ -7,6 +7,8 @@ import random
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.advice.discards import analyse_discards, crib_cards_unknown
 from service.core.cards import CARDS, parse_cards
@@ -59,7 +61,7 @@ def test_random_model_equals_brute_force(dealt, players, own, known_n):
 
 def test_random_model_flush_and_jacks():
     """A deal rich in one suit and jacks (flush and nobs terms) against brute force."""
-    cards = parse_cards("JH 5H 9H KH JC 2H".split())
+    cards = parse_cards(["JH", "5H", "9H", "KH", "JC", "2H"])
     got = analyse_discards(cards, 2, True, model="random")
     expected = brute_force(cards, 2, True)
     for ch in got.choices:
@@ -70,9 +72,9 @@ def test_random_model_flush_and_jacks():
 @pytest.mark.parametrize("own", [True, False])
 def test_the_obvious_throw_comes_first(model, own):
     """5-5-5-J kept (ACC: 29 with the fourth five cut), whoever deals."""
-    cards = parse_cards("5H 5C 5S JD 2C 9H".split())
+    cards = parse_cards(["5H", "5C", "5S", "JD", "2C", "9H"])
     best = analyse_discards(cards, 2, own, model=model).choices[0]
-    assert set(best.keep) == set(parse_cards("5H 5C 5S JD".split()))
+    assert set(best.keep) == set(parse_cards(["5H", "5C", "5S", "JD"]))
     assert best.hand.max == 29
 
 
@@ -87,8 +89,29 @@ def test_every_choice_listed():
 
 def test_bad_deals_are_malformed():
     with pytest.raises(MalformedError):
-        analyse_discards(parse_cards("5H 5C 5S JD 2C 9H".split()), 3, True)
+        analyse_discards(parse_cards(["5H", "5C", "5S", "JD", "2C", "9H"]), 3, True)
     with pytest.raises(MalformedError):
-        analyse_discards(parse_cards("5H 5C 5S JD 5H".split()), 3, True)
+        analyse_discards(parse_cards(["5H", "5C", "5S", "JD", "5H"]), 3, True)
     with pytest.raises(MalformedError):
-        analyse_discards(parse_cards("5H 5C 5S JD 2C".split()), 2, True, model="clever")
+        analyse_discards(parse_cards(["5H", "5C", "5S", "JD", "2C"]), 2, True, model="clever")
+
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), players=st.sampled_from([2, 3, 4]), own=st.booleans())
+def test_random_model_equals_brute_force_with_many_cards_known(data, players, own):
+    """Random deals with most of the pack known (so the brute force is quick):
+    the closed forms still equal the enumeration, crib by crib."""
+    dealt = data.draw(st.sampled_from([5, 6]) if players == 2 else st.just(5))
+    to_crib = 1 if players == 3 else 2 if players == 2 and dealt == 5 else 0
+    room = 52 - dealt - ((players - 1) * dealt + to_crib + 1)
+    pack = data.draw(st.permutations(CARDS))
+    known = pack[dealt:dealt + room - data.draw(st.integers(0, 3))]
+    cards = pack[:dealt]
+    got = analyse_discards(cards, players, own, known, model="random")
+    expected = brute_force(cards, players, own, known)
+    for ch in got.choices:
+        mean, _, _, crib, net, _ = expected[frozenset(ch.discard)]
+        assert ch.hand.mean == pytest.approx(mean, abs=1e-9)
+        assert ch.crib == pytest.approx(crib, abs=1e-9)
+        assert ch.net == pytest.approx(net, abs=1e-9)

@@ -63,7 +63,6 @@ def test_double_dummy_equals_exhaustive_minimax(players, cards_each, n):
 def test_advice_never_gives_a_go_seat_a_card_that_fits():
     """Seat 0 said go at 24: every sampled deal must give it cards worth 8 or more."""
     from service.advice import pegging
-    hand = [CARDS[i] for i in (0, 5, 9, 13)]  # AC 2D 3D 4D
     plays = [PlayCard(1, CARDS[40]), PlayCard(0, CARDS[13]), PlayCard(1, CARDS[44])]  # JC 4D QC = 24
     # seat 1 holds the rest; suppose seat 0 (not us) said go: build it from seat 1's side
     k = knowledge(2, 1, 1, [CARDS[40], CARDS[44], CARDS[20], CARDS[1]], plays + [Go(0)])

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import falcon.testing
 import pytest
-
 from conftest import fields, problem
+
 from service.app import create_app
 from service.seal import Sealer
 
@@ -121,7 +121,7 @@ def test_suggest_sealed_a_seat_asks_only_for_itself(sealed):
 def test_suggest_for_a_seat_with_nothing_to_do(plain):
     game = _start(plain)
     body = problem(plain.simulate_post("/v1/games/suggest", json={"state": game["state"], "seat": 1}), 422)
-    assert body["rule"] == "not_to_act"
+    assert body["rule"] == "out_of_turn"
 
 
 # -- the documented examples are what the service answers ------------------------

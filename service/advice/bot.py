@@ -88,16 +88,18 @@ def _own_crib(v: SeatView) -> bool:
 def suggest(v: SeatView, level: str = "strong") -> Suggestion:
     """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take."""
     if v.seat not in v.to_act:
-        raise IllegalError(f"seat {v.seat} has nothing to do now (phase {v.phase}); waiting for "
-                           + ", ".join(f"seat {s}" for s in v.to_act), rule="not_to_act", field="seat")
+        waiting = ("the game is over" if not v.to_act
+                   else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
+        raise IllegalError(f"seat {v.seat} has nothing to do now (phase {v.phase}); {waiting}",
+                           rule="out_of_turn", field="seat")
     if v.phase == "deal":
         if v.deck_client:
-            raise IllegalError("with a client deck the table deals the cards, not a bot", rule="client_deck",
+            raise IllegalError("with a client deck the table deals the cards, not a bot", rule="cards_required",
                                field="state")
         return Suggestion(Deal(v.seat), level, {"phase": "deal"})
     if v.phase == "cut":
         if v.deck_client:
-            raise IllegalError("with a client deck the table turns the starter, not a bot", rule="client_deck",
+            raise IllegalError("with a client deck the table turns the starter, not a bot", rule="cards_required",
                                field="state")
         return Suggestion(Cut(v.seat), level, {"phase": "cut"})
     if v.phase == "discard":

@@ -13,9 +13,10 @@ has a table for the seat's side's own crib and one for an opponent's.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from service.core.cards import RANK, RANK_SYMBOLS
 

@@ -33,11 +33,11 @@ holds this equal to a brute-force enumeration, crib by crib.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from typing import Sequence
 
 from service.core.cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
 from service.core.errors import MalformedError
@@ -131,7 +131,9 @@ def analyse_discards(cards: Sequence[Card], players: int, own_crib: bool, known:
         crib_of = _random_crib(unseen, need)
     else:
         mode = table_mode(players, len(cards))
-        crib_of = lambda throw: crib_table.crib_value(mode, own_crib, throw)  # noqa: E731
+
+        def crib_of(throw: Sequence[Card]) -> float:
+            return crib_table.crib_value(mode, own_crib, throw)
     sign = 1.0 if own_crib else -1.0
     choices = []
     for discard in combinations(cards, throw_n):
@@ -221,5 +223,15 @@ def _random_crib(unseen: Sequence[Card], need: int):
     return crib
 
 
-__all__ = ["MODELS", "HandOutlook", "DiscardChoice", "DiscardAnalysis", "analyse_discards",
-           "hand_outlook", "crib_cards_unknown", "table_mode", "check_deal", "parse_cards"]
+__all__ = [
+    "MODELS",
+    "DiscardAnalysis",
+    "DiscardChoice",
+    "HandOutlook",
+    "analyse_discards",
+    "check_deal",
+    "crib_cards_unknown",
+    "hand_outlook",
+    "parse_cards",
+    "table_mode",
+]

@@ -4,7 +4,8 @@ perfect-information Monte Carlo advisor for a seat that sees only its own cards.
 **Double dummy** (:func:`solve`): with every seat's cards known, the rest of
 the play is searched to its end; each seat plays to maximise its side's net
 pegging (its side's points less the other sides'), so with two sides this is
-minimax; ties are broken by the side's own points, then by the points
+minimax; a count's cards are kept only as far back as they can still
+score (:func:`_what_scores`); ties are broken by the side's own points, then by the points
 vector itself, so every equal choice gives the same value.  The pegging rules depend on ranks only (suits never score in the
 play), so hands are searched as sorted rank tuples and cards of one rank are
 one move; positions are memoised.  The rules are those of
@@ -23,8 +24,8 @@ are averaged.  Seeded; the number of deals is the caller's.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from service.core.cards import CARDS, RANK, VALUE, Card
 from service.core.errors import MalformedError
@@ -34,18 +35,44 @@ MAX_COUNT = 31
 _VALUE_OF_RANK = (0,) + tuple(min(r, 10) for r in range(1, 14))
 
 
-_PEG_CACHE: dict[tuple[int, ...], int] = {}
+_STEP_CACHE: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+
+
+def _step(seq: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """For ranks ``seq`` of a count whose last card was just laid: what that card
+    scores for pairs and runs, and the part of ``seq`` that can still score
+    (see :func:`_what_scores`); kept, as the same counts recur in every search."""
+    hit = _STEP_CACHE.get(seq)
+    if hit is None:
+        if len(_STEP_CACHE) > 500_000:  # bounded: a long-lived worker sees many counts
+            _STEP_CACHE.clear()
+        hit = _STEP_CACHE[seq] = (_what_scores(seq), _peg_points_of(seq, 0))
+    return hit
+
+
+def _what_scores(seq: tuple[int, ...]) -> tuple[int, ...]:
+    """The suffix of a count's ranks that later cards can still score with: a
+    pair needs the trailing cards of one rank, a run only cards of distinct
+    ranks (a run through two cards of one rank is none), so the longer of the
+    trailing same-rank cards and the longest suffix of distinct ranks.
+    Positions that differ only before it are the same for the rest of the play.
+
+    >>> _what_scores((3, 9, 4, 5)), _what_scores((9, 4, 4)), _what_scores((4, 5, 4, 6))
+    ((3, 9, 4, 5), (4, 4), (5, 4, 6))
+    """
+    n = len(seq)
+    same = 1
+    while same < n and seq[-1 - same] == seq[-1]:
+        same += 1
+    distinct = 1
+    while distinct < n and seq[-1 - distinct] not in seq[-distinct:]:
+        distinct += 1
+    return seq[-max(same, distinct):]
 
 
 def _peg_points(seq: tuple[int, ...], count: int) -> int:
-    """What the last rank of ``seq`` scores (15, 31, pairs, runs): :func:`service.core.play.peg_scores`
-    on ranks; kept by ``seq`` (which fixes the count), as the same counts recur in every search."""
-    pts = _PEG_CACHE.get(seq)
-    if pts is None:
-        if len(_PEG_CACHE) > 500_000:  # bounded: a long-lived worker sees many counts
-            _PEG_CACHE.clear()
-        pts = _PEG_CACHE[seq] = _peg_points_of(seq, count)
-    return pts
+    """What the last rank of ``seq`` scores (15, 31, pairs, runs): :func:`service.core.play.peg_scores` on ranks."""
+    return _step(seq)[1] + (2 if count == 15 or count == MAX_COUNT else 0)
 
 
 def _peg_points_of(seq: tuple[int, ...], count: int) -> int:
@@ -101,8 +128,9 @@ class Solver:
             if _VALUE_OF_RANK[r] > room or (i and mine[i - 1] == r):
                 continue
             c2 = count + _VALUE_OF_RANK[r]
-            s2 = seq + (r,)
-            pts = _peg_points(s2, c2)
+            s2, pts = _step(seq + (r,))
+            if c2 == 15 or c2 == MAX_COUNT:
+                pts += 2
             h2 = hands[:turn] + (mine[:i] + mine[i + 1:],) + hands[turn + 1:]
             nt, nc, ns, np, nl, go_to = self._after(h2, turn, c2, s2, passed, turn, True)
             out.append((r, pts, go_to, (h2, nt, nc, ns, np, nl)))
@@ -292,7 +320,7 @@ class PeggingAdvice:
     nodes: int
 
 
-DEFAULT_NODE_BUDGET = 12_000
+DEFAULT_NODE_BUDGET = 6_000
 """Without a sample count, deals are solved until this many positions have
 been searched (at least one deal, at most :data:`MAX_DEFAULT_SAMPLES`): about
 100 ms here, whatever the stage of the play (a 2-player lead takes a few

@@ -39,12 +39,13 @@ import hashlib
 import json
 import random
 import sys
+from collections.abc import Callable
 from itertools import combinations, combinations_with_replacement, product
-from pathlib import Path
 from operator import mul
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any
 
-from service.core.cards import CARDS, JACK, RANK, RANK_SYMBOLS
+from service.core.cards import CARDS, JACK, RANK_SYMBOLS
 from service.core.show import RANK_POINTS
 
 from .crib_table import DATA, throw_class

@@ -17,7 +17,7 @@ from marshmallow import ValidationError, fields, validate
 
 from service.advice import bot
 from service.advice.discards import MODELS, analyse_discards
-from service.advice.pegging import MAX_DEFAULT_SAMPLES, advise, knowledge, solve_known
+from service.advice.pegging import advise, knowledge, solve_known
 from service.core.errors import IllegalError, MalformedError
 from service.core.game.views import action_json as game_action_json
 from service.core.play import Go, Play, PlayCard
@@ -25,8 +25,17 @@ from service.core.play import Go, Play, PlayCard
 from ..actions import action_json
 from ..actions import game_action_json as game_action_json_plain
 from ..media import read_json_object
-from ..schemas import ArrayOf, CardField, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, StrictSchema, load
-from .games import SEAT_TOKEN, StateField, StateReader, _GameResource, forbidden
+from ..schemas import (
+    ArrayOf,
+    CardField,
+    Cards,
+    DistinctCardsSchema,
+    StrictBoolean,
+    StrictInteger,
+    StrictSchema,
+    load,
+)
+from .games import SEAT_TOKEN, StateField, _GameResource, forbidden
 from .pegging import PlayEntries
 
 MAX_SAMPLES = 200
@@ -112,7 +121,7 @@ class PeggingAdvise:
                 raise MalformedError(f"give the cards of all {players} seats", field="hands")
             if set(hands[seat]) != set(data["hand"]):
                 raise MalformedError(f"hands/{seat} is the seat's hand", field=f"hands/{seat}")
-            if set(c for h in hands for c in h) & set(seen):
+            if {c for h in hands for c in h} & set(seen):
                 raise MalformedError("a hand holds a card given as seen elsewhere", field="hands")
             play = Play.start(players, pone, hands, tournament=data["tournament"])
             try:
@@ -151,9 +160,6 @@ class GameSuggest(_GameResource):
 
     _schema = SuggestRequest()
 
-    def __init__(self, reader: StateReader) -> None:
-        super().__init__(reader)
-
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
         state, _ = self.read_state(data["state"])
@@ -180,4 +186,4 @@ class GameSuggest(_GameResource):
         resp.content_type = falcon.MEDIA_JSON
 
 
-__all__ = ["Discards", "PeggingAdvise", "GameSuggest", "MAX_DEFAULT_SAMPLES"]
+__all__ = ["Discards", "GameSuggest", "PeggingAdvise"]

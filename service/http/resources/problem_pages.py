@@ -118,15 +118,12 @@ RULES: dict[str, str] = {
     "cards_required": ("The client deals this game (deck client): the deal must give every seat's cards "
                        "and the cut the starter."),
     "count_over_31": "Laying that card would take the count past 31, which it may never pass.",
-    "client_deck": ("The game deals from the client's deck: the table gives the deal's cards and the "
-                    "starter, so a bot cannot suggest the deal or the cut."),
     "game_over": "The game is over: no action is possible.",
     "go_while_able": ("A seat said go while holding a card it could lay without passing 31, or at the "
                       "lead (under tournament rules a renege stands instead and costs ACC 7.3's penalty)."),
     "hand_not_complete": "The plays are said to be the whole hand (complete), but a seat still holds cards.",
     "hand_over": "The play of this hand is over: every card has been laid.",
     "no_such_seat": "The seat is not at this table (seats are 0 to players - 1).",
-    "not_to_act": "The seat has nothing to do now (another seat is to act), so there is no action to suggest.",
     "out_of_turn": "It is not this seat's turn: another seat is to act.",
     "wrong_count": "The count names the hand when the crib is counted next, or the other way round.",
     "wrong_deal": "The deal gives the wrong number of hands, or of cards to a hand or to the crib.",
