@@ -159,3 +159,22 @@ def test_advice_examples_are_real(plain, path):
         body = dict(got.json)
         body.pop("request_id", None)
         assert body == {k: v for k, v in documented.items() if k != "request_id"}, name
+
+
+def test_suggest_after_a_renege_under_tournament_rules(plain):
+    """Under tournament rules a go may be a renege (ACC 7.3): seat 0 said go at
+    a count of 2 while holding cards that fitted.  The bot must not take that
+    go as proof that seat 0 holds nothing that fits (found by schemathesis:
+    the sampler found no consistent deal and answered 422)."""
+    state = {"version": 2, "game_id": "23cd2b9cd191f5bfaf8e6893a203e36c", "seq": 195,
+             "options": {"players": 3, "deck": "seeded", "seed": "renege", "tournament": True,
+                         "muggins": True, "muggins_in_play": True},
+             "first_dealer": 0, "deal": 8, "dealer": 1, "pegs": [[101, 99], [96, 89], [113, 105]],
+             "deck_seed": "0a45ad7b8f0b955834ec8e8a600b3121",
+             "history": "77363771b8f8d1a4357bd2054b277a83e268d5f867654e662cfa1e4dd49cac9d",
+             "actions": ["deal 1 QH5HJH2S9C.QD4S7C9S3S.9D8S2CQS5C/3D", "discard 2 8S", "discard 1 QD",
+                         "discard 0 9C", "cut 2 3C", "play 2 2C =4", "go 0 =13"]}
+    r = plain.simulate_post("/v1/games/suggest", json={"state": state, "seat": 1})
+    assert r.status_code == 200, r.text
+    action = r.json["action"]
+    assert action["seat"] == 1 and action["type"] in ("play", "go")

@@ -132,7 +132,7 @@ def _play(v: SeatView, level: str) -> Suggestion:
     play = Play.start(v.players, v.pone, tournament=v.tournament)
     limits = [0] * v.players
     for a in v.plays:
-        if type(a) is Go:
+        if type(a) is Go and not v.tournament:  # a tournament go may be a renege: it proves nothing
             limits[a.seat] = max(limits[a.seat], 31 - play.count)
         play, _ = play.advance(a)
     held = tuple(c for c in v.hand if c not in play.played)

@@ -261,7 +261,9 @@ def knowledge(players: int, pone: int, seat: int, kept: Sequence[Card], actions:
     limits = [0] * players
     for i, a in enumerate(actions):
         if type(a) is Go:
-            limits[a.seat] = max(limits[a.seat], MAX_COUNT - play.count)
+            # under tournament rules a go may be a renege: it proves nothing about the cards
+            if not tournament:
+                limits[a.seat] = max(limits[a.seat], MAX_COUNT - play.count)
         elif a.seat == seat and a.card not in kept:
             raise MalformedError(f"seat {seat} played {a.card}, which is not in its hand", field=f"plays/{i}")
         elif a.seat != seat and a.card in kept:
