@@ -26,6 +26,11 @@ ratio to a reference measured beside it, in the same run:
    /v1/pegging/go (200 random legal bodies each, made through the core's
    Play); POST /v1/games/advance (the bodies of 5 seeded games) with the
    state cache and without.
+6. Overload, slow clients and the worker (section ``overload``,
+   bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
+   shedding and without; the longest /healthz wait while 8 clients trickle
+   request heads, this worker vs plain gthread; the hot path's ratio to the
+   empty endpoint under each worker.
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -51,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import bodies, harness, inprocess, reference  # noqa: E402
+from bench import bodies, harness, inprocess, overload, reference  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -205,12 +210,17 @@ def bench_side_by_side() -> None:
         _error("HTTP side by side", exc)
 
 
+def bench_overload() -> None:
+    overload.bench_all()
+
+
 SECTIONS = {
     "core": bench_core,
     "games": bench_games,
     "distribution": bench_distribution,
     "in_process": bench_in_process,
     "side_by_side": bench_side_by_side,
+    "overload": bench_overload,
 }
 
 
