@@ -567,5 +567,40 @@ def test_catalogue_size():
     assert covered == {path for path, _, _ in OPERATIONS}
 
 
+def _documented(name: str) -> dict:
+    return OPENAPI["components"]["responses"][name]["content"]["application/problem+json"]["example"]
+
+
+def assert_documented(answer: Answer, name: str) -> None:
+    """The answer has the documented example's shape: the same members, type, title and status,
+    and the request id of its header."""
+    body, example = answer.json(), _documented(name)
+    assert set(body) == set(example), (body, example)
+    assert [body[k] for k in ("type", "title", "status")] == [example[k] for k in ("type", "title", "status")]
+    assert body["request_id"] == answer.headers["x-request-id"]
+    for header in OPENAPI["components"]["responses"][name]["headers"]:
+        assert header.lower() in answer.headers, (header, answer)
+
+
+@pytest.mark.parametrize(("name", "raw"), [
+    ("UriTooLong", b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"),
+    ("HeaderFieldsTooLarge", b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n"),
+    ("RequestTimeout", request("POST", HS, None, headers={"Content-Length": "20"})),
+    ("RequestTimeout", b"GET /healthz HTTP/1.1\r\nHost: x\r\n"),
+])
+def test_the_worker_s_answers_are_as_documented(port, name, raw):
+    answer = exchange(port, raw)
+    assert answer.status == _documented(name)["status"], answer
+    assert_documented(answer, name)
+    if name == "UriTooLong":
+        assert answer.json()["detail"] == _documented(name)["detail"]
+
+
+def test_every_operation_documents_the_worker_s_answers():
+    for path, method, op in OPERATIONS:
+        for status in ("408", "414", "431", "503"):
+            assert status in op["responses"], (path, method, status)
+
+
 def test_worker_problem_constants_are_the_app_s():
     assert worker.PROBLEM_BASE == problems.PROBLEM_BASE and worker.PROBLEM_JSON == problems.PROBLEM_JSON

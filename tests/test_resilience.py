@@ -23,7 +23,8 @@ import time
 from collections import Counter
 
 import pytest
-from gunicorn_server import MASTERS, gunicorn, worker_pids
+import yaml
+from gunicorn_server import MASTERS, ROOT, gunicorn, worker_pids
 
 pytestmark = pytest.mark.slow
 
@@ -113,11 +114,15 @@ def test_overload_is_shed_with_fast_503s(tmp_path):
         statuses = Counter(a[0] for a in load.answers)
         assert set(statuses) <= {200, 503}, statuses
         assert statuses[200] > 0 and statuses[503] > 0, statuses
+        documented = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["responses"]["Overloaded"]
+        example = documented["content"]["application/problem+json"]["example"]
         for status, elapsed, headers, body in load.answers:
             if status == 503:
                 assert headers["retry-after"] == "1" and headers["content-type"] == "application/problem+json"
                 problem = json.loads(body)
-                assert problem["status"] == 503 and problem["type"].endswith("/overloaded")
+                assert set(problem) == set(example) and problem["request_id"] == headers["x-request-id"]
+                assert {k: problem[k] for k in ("type", "title", "status", "detail")} == {
+                    k: example[k] for k in ("type", "title", "status", "detail")}
         slowest = max(a[1] for a in load.answers)
         assert slowest < GENEROUS, slowest
         # Connections the server closed after a 503 are not lost answers: every request got one.
