@@ -604,3 +604,28 @@ def test_every_operation_documents_the_worker_s_answers():
 
 def test_worker_problem_constants_are_the_app_s():
     assert worker.PROBLEM_BASE == problems.PROBLEM_BASE and worker.PROBLEM_JSON == problems.PROBLEM_JSON
+
+
+@pytest.mark.parametrize(("data", "whole"), [
+    (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", True),
+    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", True),
+    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{", False),  # the body still coming
+    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}GET", False),  # pipelined
+    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}", False),
+    (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", False),
+    (b"GET / HTTP/1.0\r\n\r\n", False),
+    (b"GET / HTTP/1.1\r\nHost: x\r\n", False),
+    (b"GET / HTTP/1.1\r\nNoColon\r\n\r\n", False),
+])
+def test_a_shed_connection_is_kept_only_after_one_whole_request(data, whole):
+    assert worker._one_whole_request(data) is whole
+
+
+def test_the_shed_answer_carries_one_request_id():
+    raw = worker._OVERLOADED_KEEP % {b"r": b"%032x" % 0xABC}
+    answer = Answer(raw, 0.0)
+    assert answer.status == 503 and answer.headers["retry-after"] == "1"
+    assert answer.headers["connection"] == "keep-alive" and int(answer.headers["content-length"]) == len(answer.body)
+    assert answer.json()["request_id"] == answer.headers["x-request-id"] == "%032x" % 0xABC
+    assert_documented(answer, "Overloaded")

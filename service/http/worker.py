@@ -252,7 +252,8 @@ class Worker(ThreadWorker):
     # -- the request deadline ----------------------------------------------------
 
     def accept(self, listener) -> None:
-        """gthread's accept, with the client socket a :class:`DeadlineSocket`, and
+        """gthread's accept, with the client socket a :class:`DeadlineSocket`, handed
+        to a thread only once its first bytes are in (:meth:`_park`), and
         up to :data:`ACCEPT_BATCH` connections at a time: the main loop gets the
         GIL back only every few milliseconds while the threads are busy, and
         one connection a turn let the listen queue, and every new
@@ -275,7 +276,9 @@ class Worker(ThreadWorker):
             client_sock.setblocking(True)
             conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname())
             conn.worker = self
-            self.enqueue_req(conn)
+            # Not to a thread yet: gthread's thread would wait up to 5 s for a first
+            # byte, and a few connections that send nothing held every thread.
+            self._park(conn)
 
     def handle_request(self, req, conn):
         """The head is in: from here a late read is the body's (answered by the app)."""
@@ -285,7 +288,10 @@ class Worker(ThreadWorker):
     # -- load shedding -------------------------------------------------------------
 
     def enqueue_req(self, conn) -> None:
-        if 0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending:
+        if (0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending
+                and not (conn.parser is not None and conn.parser.unreader.buf.getvalue())):
+            # (a request already read ahead into the parser's buffer is served: the
+            # socket holds nothing of it to answer)
             self.shed(conn)
             return
         self.in_flight += 1
@@ -342,7 +348,9 @@ class Worker(ThreadWorker):
         """Wait in the poller for the connection's next bytes, as gthread's kept-alive
         connections do, but in a dict (gthread's deque costs a scan of every idle
         connection each time one wakes: at 1,000 connections, most of them here)."""
-        self.parked[conn] = time.monotonic() + self.cfg.keepalive
+        # One wait for all (the dict stays in deadline order): the keep-alive's, and
+        # at least gthread's 5 s for a first byte.
+        self.parked[conn] = time.monotonic() + max(self.cfg.keepalive, 5.0)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._unpark, conn))
 
     def _unpark(self, conn, _fileobj=None) -> None:
@@ -379,6 +387,12 @@ class Worker(ThreadWorker):
             pass
         self.lingering.pop(sock, None)
         sock.close()
+
+    def _cap_keepalive(self, deadline: float) -> None:
+        """Stopping: parked connections go by ``deadline`` too, as gthread's kept-alive ones."""
+        super()._cap_keepalive(deadline)
+        for conn, until in self.parked.items():
+            self.parked[conn] = min(until, deadline)
 
     def murder_keepalived(self, force: bool = False) -> None:
         """gthread's sweep of idle connections, and of shed ones past their linger."""
