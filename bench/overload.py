@@ -11,6 +11,8 @@ and noisy; only the comparisons mean much):
 * **Slow clients**: 8 clients trickle a request head a byte every 0.2 s while
   a probe asks ``GET /healthz`` every 0.25 s: the longest the probe waited
   (10 s: it gave up), with this worker and with plain gthread.
+* **Idle clients**: 16 connections that send nothing (gthread gives each a
+  thread for up to 5 s, waiting for a first byte), the same probe.
 * **Cost on the hot path**: the ``POST /v1/hands/score`` ÷ empty endpoint
   ratio (bench/harness.py) with both apps under this worker and under plain
   gthread: the worker's deadline socket and admission count must not cost
@@ -111,6 +113,21 @@ def bench_slow_clients(seconds: float = 12.0) -> None:
               f"{slow} of {len(waits)} probes waited 1 s or more, {sum(w >= 10 for w in waits)} unanswered", flush=True)
 
 
+def bench_idle_clients(seconds: float = 8.0) -> None:
+    print(f"idle clients: 16 connections that send nothing, GET /healthz every 0.25 s for {seconds:g} s:", flush=True)
+    for label, env in (("service/http/worker.py", {}), ("plain gthread", GTHREAD)):
+        with harness.running(harness.SERVICE_APP, env=env) as (port,):
+            idle = [socket.create_connection((harness.HOST, port)) for _ in range(16)]
+            try:
+                time.sleep(0.3)
+                waits = _probe_waits(port, seconds)
+            finally:
+                for s in idle:
+                    s.close()
+        print(f"  {label:<24} longest /healthz wait {max(waits):5.2f} s, median {statistics.median(waits) * 1000:6.1f} ms, "
+              f"{sum(w >= 1.0 for w in waits)} of {len(waits)} probes waited 1 s or more", flush=True)
+
+
 def bench_hot_path_cost(seconds: float = 5, rounds: int = 3) -> None:
     requests = _scores()
     print("the worker's cost on the hot path (POST /v1/hands/score ÷ empty endpoint, both apps under each worker):",
@@ -121,7 +138,7 @@ def bench_hot_path_cost(seconds: float = 5, rounds: int = 3) -> None:
 
 def bench_all() -> None:
     print("== overload, slow clients, the worker ==", flush=True)
-    for part in (bench_hot_path_cost, bench_shedding, bench_slow_clients):
+    for part in (bench_hot_path_cost, bench_shedding, bench_slow_clients, bench_idle_clients):
         try:
             part()
         except Exception as exc:  # one part failing does not hide the others

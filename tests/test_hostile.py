@@ -629,3 +629,26 @@ def test_the_shed_answer_carries_one_request_id():
     assert answer.headers["connection"] == "keep-alive" and int(answer.headers["content-length"]) == len(answer.body)
     assert answer.json()["request_id"] == answer.headers["x-request-id"] == "%032x" % 0xABC
     assert_documented(answer, "Overloaded")
+
+
+def test_the_deadline_socket():
+    """Reads wait at most the deadline (the kernel's timeout): HeadTooSlow for the head,
+    BodyTooSlow (a TimeoutError, which gunicorn's body drain expects) for the body."""
+    a, b = socket.socketpair()
+    sock = worker.DeadlineSocket(a.family, a.type, a.proto, fileno=a.detach())
+    with sock, b:
+        sock.arm(0.2)
+        sock.setblocking(True)
+        b.sendall(b"GET")
+        assert sock.recv(10) == b"GET"
+        with pytest.raises(worker.HeadTooSlow):
+            sock.recv(10)  # nothing more comes
+        sock.in_head = False
+        with pytest.raises(TimeoutError):
+            sock.recv(10)
+        sock.setblocking(False)  # the poller's: untouched
+        with pytest.raises(BlockingIOError):
+            sock.recv(10)
+        sock.setblocking(True)  # a new request: a new deadline, the head again
+        b.sendall(b"x")
+        assert sock.recv(10) == b"x" and sock.in_head
