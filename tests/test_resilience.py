@@ -128,6 +128,18 @@ def test_overload_is_shed_with_fast_503s(tmp_path):
         # Connections the server closed after a 503 are not lost answers: every request got one.
         assert sum(load.errors.values()) <= len(load.answers) // 100, (load.errors, statuses)
         assert worker_pids(base) == before
+        # The sheds are counted where the app's metrics are (written at most a second later).
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.create_connection(("127.0.0.1", _port(base)), timeout=GENEROUS) as sock:
+                sock.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                status, _, text = _read_answer(sock)
+            counted = sum(float(line.split()[-1]) for line in text.decode().splitlines()
+                          if line.startswith('cribbage_http_server_answers_total{status="503"}'))
+            if status == 200 and counted >= statuses[503]:
+                break
+            time.sleep(0.3)
+        assert counted >= statuses[503], (counted, statuses)
 
 
 def test_without_shedding_every_request_waits_its_turn(tmp_path):

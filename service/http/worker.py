@@ -30,6 +30,10 @@ three changes, each where gunicorn itself decides:
   main loop and without reading it into the app: 503 problem+json
   (``overloaded``) with ``Retry-After`` (:meth:`Worker.shed`).
 
+What the worker answers itself is counted in
+``cribbage_http_server_answers_total{status}`` (prometheus-client's
+multiprocess files, so ``GET /metrics`` shows it with the app's own).
+
 Configuration (gunicorn.conf.py, from the environment): ``read_timeout``
 is ``GUNICORN_READ_TIMEOUT`` (default 5 s, as nginx's client_header_timeout
 in deploy/kubernetes), ``max_pending`` is ``GUNICORN_MAX_PENDING`` (default
@@ -46,6 +50,7 @@ import os
 import selectors
 import socket
 import struct
+import threading
 import time
 from functools import partial
 from random import getrandbits
@@ -245,8 +250,41 @@ class Worker(ThreadWorker):
     read_timeout = READ_TIMEOUT
     max_pending = MAX_PENDING
 
+    def init_process(self) -> None:
+        # Counted here, written to prometheus-client at most once a second from the
+        # main loop (a write is a lock and an mmap store: not on the shed path).
+        try:
+            from prometheus_client import Counter
+        except ImportError:  # an app without it (bench's peers)
+            self.answers_metric = None
+        else:
+            self.answers_metric = Counter(
+                "cribbage_http_server_answers",
+                "Answers the gunicorn worker gave itself, before the application: 503 shed under "
+                "overload, 408 too slow, 400/414/431 requests it could not parse; by status.",
+                ("status",))
+        super().init_process()
+
+    def count(self, status: int) -> None:
+        with self.answers_lock:  # handle_error runs in the threads
+            self.answers[status] = self.answers.get(status, 0) + 1
+
+    def flush_answers(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not self.answers or self.answers_metric is None or (now < self.answers_flushed + 1.0 and not force):
+            return
+        self.answers_flushed = now
+        with self.answers_lock:
+            counts, self.answers = self.answers, {}
+        for status, n in counts.items():
+            self.answers_metric.labels(str(status)).inc(n)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.answers: dict[int, int] = {}
+        self.answers_lock = threading.Lock()
+        self.answers_flushed = 0.0
+        self.answers_metric = None
         self.in_flight = 0  # connections handed to the thread pool and not yet back; main thread only
         self.shed_count = 0
         self.lingering: dict[socket.socket, float] = {}  # half-closed socket -> when to close it (ordered)
@@ -266,6 +304,7 @@ class Worker(ThreadWorker):
             detail = str(exc) or title
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], detail)
         path = getattr(req, "path", "") or ""
+        self.count(status)
         try:
             client.setblocking(False)
             client.send(_problem(status, slug, title, detail[:300], path=path))
@@ -352,6 +391,7 @@ class Worker(ThreadWorker):
             sock.close()
             return
         self.shed_count += 1
+        self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
         keep = self.alive and _one_whole_request(data)
         answer = (_OVERLOADED_KEEP if keep else _OVERLOADED_CLOSE) % {b"r": b"%032x" % getrandbits(128)}
         try:
@@ -420,6 +460,7 @@ class Worker(ThreadWorker):
     def murder_keepalived(self, force: bool = False) -> None:
         """gthread's sweep of idle connections, and of shed ones past their linger."""
         super().murder_keepalived(force)
+        self.flush_answers(force)
         now = time.monotonic()
         while self.resting:
             conn, until = next(iter(self.resting.items()))
