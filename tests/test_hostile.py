@@ -28,14 +28,15 @@ import copy
 import json
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import yaml
 from gunicorn_server import ROOT, gunicorn, worker_pids
 
-from service.http import problems, worker
+from service.http import problems, wire
 
 pytestmark = pytest.mark.slow
 
@@ -119,7 +120,7 @@ def exchange(port: int, raw: bytes | list[bytes], *, half_close: bool = False, p
             s.settimeout(max(0.01, deadline - time.monotonic()))
             try:
                 chunk = s.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 pytest.fail(f"no answer in {PATIENCE} s (a hang); had {buf[:300]!r}")
             except ConnectionResetError:
                 break
@@ -546,7 +547,7 @@ STATE_KINDS = [kind for kind, _, _ in _state_cases({"dealer": 0, "seq": 0, "opti
 
 @pytest.mark.parametrize("index", range(len(STATE_KINDS)), ids=STATE_KINDS)
 def test_game_state_kinds(port, live_state, index):
-    kind, path, body = _state_cases(live_state, _v1_state())[index]
+    _, path, body = _state_cases(live_state, _v1_state())[index]
     raw = json.dumps(body).encode().replace(b'"@NEST1000@"', b"[" * 1000 + b"]" * 1000)
     answer = exchange(port, request("POST", path, raw))
     assert_problem(answer, 400, 403, 413, 422)
@@ -601,7 +602,7 @@ def test_every_operation_documents_the_worker_s_answers():
 
 
 def test_worker_problem_constants_are_the_app_s():
-    assert worker.PROBLEM_BASE == problems.PROBLEM_BASE and worker.PROBLEM_JSON == problems.PROBLEM_JSON
+    assert wire.PROBLEM_BASE == problems.PROBLEM_BASE and wire.PROBLEM_JSON == problems.PROBLEM_JSON
 
 
 @pytest.mark.parametrize(("data", "whole"), [
@@ -617,11 +618,11 @@ def test_worker_problem_constants_are_the_app_s():
     (b"GET / HTTP/1.1\r\nNoColon\r\n\r\n", False),
 ])
 def test_a_shed_connection_is_kept_only_after_one_whole_request(data, whole):
-    assert worker._one_whole_request(data) is whole
+    assert wire.one_whole_request(data) is whole
 
 
 def test_the_shed_answer_carries_one_request_id():
-    raw = worker._OVERLOADED_KEEP % {b"r": b"%032x" % 0xABC}
+    raw = wire.OVERLOADED_KEEP % {b"r": b"%032x" % 0xABC}
     answer = Answer(raw, 0.0)
     assert answer.status == 503 and answer.headers["retry-after"] == "1"
     assert answer.headers["connection"] == "keep-alive" and int(answer.headers["content-length"]) == len(answer.body)
@@ -633,13 +634,13 @@ def test_the_deadline_socket():
     """Reads wait at most the deadline (the kernel's timeout): HeadTooSlow for the head,
     BodyTooSlow (a TimeoutError, which gunicorn's body drain expects) for the body."""
     a, b = socket.socketpair()
-    sock = worker.DeadlineSocket(a.family, a.type, a.proto, fileno=a.detach())
+    sock = wire.DeadlineSocket(a.family, a.type, a.proto, fileno=a.detach())
     with sock, b:
         sock.arm(0.2)
         sock.setblocking(True)
         b.sendall(b"GET")
         assert sock.recv(10) == b"GET"
-        with pytest.raises(worker.HeadTooSlow):
+        with pytest.raises(wire.HeadTooSlow):
             sock.recv(10)  # nothing more comes
         sock.in_head = False
         with pytest.raises(TimeoutError):

@@ -94,7 +94,7 @@ class Load:
         if sock is not None:
             sock.close()
 
-    def run(self, during=None) -> "Load":
+    def run(self, during=None) -> Load:
         stop_at = time.monotonic() + self.seconds
         threads = [threading.Thread(target=self._client, args=(stop_at,)) for _ in range(self.connections)]
         for t in threads:
@@ -181,5 +181,5 @@ def test_sigterm_finishes_a_request_in_flight(tmp_path):
             os.kill(master, signal.SIGTERM)
             time.sleep(0.5)
             sock.sendall(body[10:])
-            status, headers, answer = _read_answer(sock)
+            status, _, answer = _read_answer(sock)
         assert status == 200 and json.loads(answer)["total"] == 29

@@ -2,7 +2,8 @@
 
 gunicorn.conf.py names it (``worker_class = "service.http.worker.Worker"``).
 It is gunicorn's own :class:`~gunicorn.workers.gthread.ThreadWorker` with
-three changes, each where gunicorn itself decides:
+these changes, each where gunicorn itself decides (what it reads and writes
+on the wire itself is :mod:`.wire`):
 
 * **Its own error answers are problem+json.**  gunicorn answers a request it
   cannot parse (a bad request line or header, a URL over
@@ -29,6 +30,11 @@ three changes, each where gunicorn itself decides:
   connections that await a thread answers any further one at once, from its
   main loop and without reading it into the app: 503 problem+json
   (``overloaded``) with ``Retry-After`` (:meth:`Worker.shed`).
+* **Idle connections hold no thread, and no close blocks the main loop.**
+  A new connection waits in the poller for its first bytes (gthread gave it
+  a thread for up to 5 s: 16 connections that sent nothing kept /healthz
+  waiting 5-10 s); a connection gthread closes gracefully is drained by the
+  poller (:class:`Conn`), not by a 2 s blocking read on the main loop.
 
 What the worker answers itself is counted in
 ``cribbage_http_server_answers_total{status}`` (prometheus-client's
@@ -45,27 +51,27 @@ gunicorn's own.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import selectors
 import socket
-import struct
 import threading
 import time
 from functools import partial
 from random import getrandbits
 
-from gunicorn.http import errors as gerrors
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-# As in .problems (a test compares): this module imports nothing of the app's,
-# so that any app served under gunicorn.conf.py (bench's peers) can use it.
-PROBLEM_JSON = "application/problem+json"
-PROBLEM_BASE = "https://cribbage.example/problems/"
+from .wire import (
+    OVERLOADED_CLOSE,
+    OVERLOADED_KEEP,
+    READ_TIMEOUT,
+    DeadlineSocket,
+    one_whole_request,
+    problem_answer,
+    problem_for,
+)
 
-READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5.0)
 MAX_PENDING = int(os.environ.get("GUNICORN_MAX_PENDING", "").strip() or 32)
-RETRY_AFTER = 1
 ACCEPT_BATCH = 64
 SHED_REST = 0.1
 """Seconds a connection just answered 503 is left unread: a client that ignores
@@ -77,81 +83,6 @@ SHED_LINGER = 2.0
 kernel does not reset it (and the client lose the answer) over unread bytes."""
 
 
-class HeadTooSlow(gerrors.ParseException):
-    """The request's head did not arrive by its deadline (gunicorn answers it through handle_error)."""
-
-    def __init__(self, seconds: float = READ_TIMEOUT) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
-
-    def __str__(self) -> str:
-        return f"the request did not arrive within {self.seconds:g} s"
-
-
-class BodyTooSlow(TimeoutError):
-    """The request's body did not arrive by its deadline; the app answers it (``http_status``).
-
-    A :class:`TimeoutError`, so that gunicorn's drain of an unread body
-    (``finish_body``) takes it as the timeout it is and closes the connection."""
-
-    http_status = 408
-
-    def __init__(self, seconds: float = READ_TIMEOUT) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
-
-    def __str__(self) -> str:
-        return f"the request body did not arrive within {self.seconds:g} s"
-
-
-class DeadlineSocket(socket.socket):
-    """A client socket whose reads have a deadline per request (see the module docstring).
-
-    gthread makes a socket blocking (``setblocking(True)``) whenever a thread
-    takes the connection up for a request: that is when the deadline starts.
-    Reads past it raise :class:`HeadTooSlow` while the head is read, then
-    :class:`BodyTooSlow` (:meth:`Worker.handle_request` marks the change).
-    A read or write that waits :attr:`timeout_s` fails in the kernel
-    (``SO_RCVTIMEO``/``SO_SNDTIMEO``, set once by :meth:`arm`): a socket
-    timeout in Python would poll before every read and write (measured
-    6 us a request more than plain blocking reads; this, about 1 us)."""
-
-    timeout_s = READ_TIMEOUT
-    _deadline = 0.0
-    _blocking = False
-    in_head = True
-
-    def arm(self, seconds: float) -> None:
-        self.timeout_s = seconds
-        tv = struct.pack("ll", int(seconds), int((seconds % 1) * 1e6))
-        self.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
-        self.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
-
-    def setblocking(self, flag: bool) -> None:
-        super().setblocking(flag)
-        self._blocking = flag
-        if flag:
-            self._deadline = time.monotonic() + self.timeout_s
-            self.in_head = True
-
-    def settimeout(self, value: float | None) -> None:
-        super().settimeout(value)
-        self._blocking = value is None
-
-    def _slow(self) -> Exception:
-        return HeadTooSlow(self.timeout_s) if self.in_head else BodyTooSlow(self.timeout_s)
-
-    def recv(self, size: int, flags: int = 0) -> bytes:
-        if not self._blocking:
-            return super().recv(size, flags)  # non-blocking, or a timeout set by someone else
-        if time.monotonic() > self._deadline:
-            raise self._slow()
-        try:
-            return super().recv(size, flags)
-        except BlockingIOError:  # SO_RCVTIMEO ran out
-            raise self._slow() from None
-
-
 class Conn(TConn):
     """gthread's connection, closed without blocking the worker's main loop.
 
@@ -161,7 +92,7 @@ class Conn(TConn):
     stops the worker accepting and answering for that long.  Here the
     lingering read is the poller's (:meth:`Worker.linger`)."""
 
-    worker: "Worker | None" = None
+    worker: Worker | None = None
 
     def close(self, graceful: bool = False) -> None:
         if graceful and self.worker is not None:
@@ -169,79 +100,6 @@ class Conn(TConn):
         else:
             super().close(graceful)
 
-
-def _one_whole_request(data: bytes) -> bool:
-    """Whether ``data`` is exactly one HTTP/1.1 request, head and Content-Length body, and
-    nothing after it (so that the connection can serve the next one).  Cautious: anything
-    unusual (chunked, Connection: close, two lengths, HTTP/1.0) is False."""
-    end = data.find(b"\r\n\r\n")
-    if end < 0:
-        return False
-    lines = data[:end].split(b"\r\n")
-    if not lines[0].endswith(b" HTTP/1.1"):
-        return False
-    length = None
-    for line in lines[1:]:
-        name, sep, value = line.partition(b":")
-        name, value = name.strip().lower(), value.strip()
-        if not sep or name == b"transfer-encoding" or (name == b"connection" and b"close" in value.lower()):
-            return False
-        if name == b"content-length":
-            if length is not None or not value.isdigit():
-                return False
-            length = int(value)
-    return len(data) == end + 4 + (length or 0)
-
-
-def _problem(status: int, slug: str, title: str, detail: str, *, path: str = "",
-             headers: tuple[tuple[str, str], ...] = (), keep_alive: bool = False) -> bytes:
-    """A whole HTTP/1.1 answer carrying an RFC 9457 problem (the connection closes after it
-    unless ``keep_alive``)."""
-    rid = "%032x" % getrandbits(128)
-    body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
-                       "instance": path, "request_id": rid,
-                       "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()
-    head = [f"HTTP/1.1 {status} {title}", f"Connection: {'keep-alive' if keep_alive else 'close'}",
-            f"Content-Type: {PROBLEM_JSON}",
-            f"Content-Length: {len(body)}", f"X-Request-ID: {rid}"]
-    head += [f"{k}: {v}" for k, v in headers]
-    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
-
-
-def _template(keep_alive: bool) -> bytes:
-    """The 503 answer with ``%(r)b`` where its request id goes (shed answers are the hot path
-    of an overload: formatting beats building a document)."""
-    raw = _problem(503, "overloaded", "Service unavailable",
-                   "the server is answering as many requests as it can; retry shortly",
-                   headers=(("Retry-After", str(RETRY_AFTER)),), keep_alive=keep_alive)
-    raw = raw.replace(b"%", b"%%")
-    rid = raw.split(b"X-Request-ID: ", 1)[1][:32]
-    return raw.replace(rid, b"%(r)b")
-
-
-_OVERLOADED_KEEP = _template(True)
-_OVERLOADED_CLOSE = _template(False)
-
-
-# gunicorn's parse errors: (status, slug, title).  Everything a client sends is a 4xx.
-_PARSE_ERRORS: tuple[tuple[type[BaseException], int, str, str], ...] = (
-    (HeadTooSlow, 408, "request-timeout", "Request timeout"),
-    (gerrors.LimitRequestLine, 414, "uri-too-long", "URI too long"),
-    (gerrors.LimitRequestHeaders, 431, "header-fields-too-large", "Request header fields too large"),
-    (gerrors.ExpectationFailed, 417, "expectation-failed", "Expectation failed"),
-    (gerrors.ParseException, 400, "bad-request", "Bad request"),
-)
-
-
-def problem_for(exc: BaseException) -> tuple[int, str, str] | None:
-    """(status, slug, title) for one of gunicorn's request parse errors; None for anything else
-    (a bad header the *app* tried to send is a parse error class too, but the server's fault)."""
-    if isinstance(exc, (gerrors.InvalidResponseHeader, gerrors.InvalidResponseHeaderName)):
-        return None
-    for cls, status, slug, title in _PARSE_ERRORS:
-        if isinstance(exc, cls):
-            return status, slug, title
-    return None
 
 
 class Worker(ThreadWorker):
@@ -307,7 +165,7 @@ class Worker(ThreadWorker):
         self.count(status)
         try:
             client.setblocking(False)
-            client.send(_problem(status, slug, title, detail[:300], path=path))
+            client.send(problem_answer(status, slug, title, detail[:300], path=path))
         except OSError:
             self.log.debug("Failed to send error message.")
 
@@ -392,8 +250,8 @@ class Worker(ThreadWorker):
             return
         self.shed_count += 1
         self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
-        keep = self.alive and _one_whole_request(data)
-        answer = (_OVERLOADED_KEEP if keep else _OVERLOADED_CLOSE) % {b"r": b"%032x" % getrandbits(128)}
+        keep = self.alive and one_whole_request(data)
+        answer = (OVERLOADED_KEEP if keep else OVERLOADED_CLOSE) % {b"r": b"%032x" % getrandbits(128)}
         try:
             sent = socket.socket.send(sock, answer)
         except OSError:
