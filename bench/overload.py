@@ -14,9 +14,10 @@ and noisy; only the comparisons mean much):
 * **Idle clients**: 16 connections that send nothing (gthread gives each a
   thread for up to 5 s, waiting for a first byte), the same probe.
 * **Cost on the hot path**: the ``POST /v1/hands/score`` ÷ empty endpoint
-  ratio (bench/harness.py) with both apps under this worker and under plain
-  gthread: the worker's deadline socket and admission count must not cost
-  the hot path more than 5 %.
+  ratio with both apps under this worker and under plain gthread, four
+  servers measured in turn within each round, and each server's CPU time a
+  request (steadier than req/s on a shared machine): the worker's deadline
+  socket and admission count must not cost the hot path more than 5 %.
 """
 
 from __future__ import annotations
@@ -128,12 +129,37 @@ def bench_idle_clients(seconds: float = 8.0) -> None:
               f"{sum(w >= 1.0 for w in waits)} of {len(waits)} probes waited 1 s or more", flush=True)
 
 
-def bench_hot_path_cost(seconds: float = 5, rounds: int = 3) -> None:
+def bench_hot_path_cost(seconds: float = 3, rounds: int = 7) -> None:
+    """Four servers at once (the service and the empty app, under each worker), measured in
+    turn within every round, so that each round's two ratios see the same machine."""
     requests = _scores()
-    print("the worker's cost on the hot path (POST /v1/hands/score ÷ empty endpoint, both apps under each worker):",
-          flush=True)
-    for label, env in (("service/http/worker.py", {}), ("plain gthread", GTHREAD)):
-        harness.side_by_side(f"  {label}", requests, seconds=seconds, rounds=rounds, env=env, width=26)
+    empty = harness.empty_reference(requests)
+    print(f"the worker's cost on the hot path: POST /v1/hands/score ÷ empty endpoint under each worker "
+          f"(4 servers, measured in turn, {rounds} rounds of {seconds:g} s, wrk -c8; medians):", flush=True)
+    with harness.running(harness.SERVICE_APP, harness.EMPTY_APP) as ours, \
+            harness.running(harness.SERVICE_APP, harness.EMPTY_APP, env=GTHREAD) as theirs:
+        for port, reqs in ((ours[0], requests), (ours[1], empty), (theirs[0], requests), (theirs[1], empty)):
+            harness.load(port, reqs, 1.0, 8)  # warm up
+        ratios: dict[str, list[float]] = {"worker.py": [], "gthread": []}
+        cpu: dict[str, list[float]] = {"worker.py": [], "gthread": []}
+        cpu_empty: dict[str, list[float]] = {"worker.py": [], "gthread": []}
+        for r in range(rounds):
+            sides = [("worker.py", ours), ("gthread", theirs)]
+            for label, (svc, emp) in sides if r % 2 == 0 else sides[::-1]:
+                a = harness.load(svc, requests, seconds, 8)
+                b = harness.load(emp, empty, seconds, 8)
+                ratios[label].append(a["rps"] / b["rps"])
+                cpu[label].append(a["cpu_us"])
+                cpu_empty[label].append(b["cpu_us"])
+    for label in ratios:
+        print(f"  {label:<10} ratio {statistics.median(ratios[label]):.2f} "
+              f"(rounds {min(ratios[label]):.2f}-{max(ratios[label]):.2f}), "
+              f"server CPU a request: service {statistics.median(cpu[label]):,.0f} us, "
+              f"empty app {statistics.median(cpu_empty[label]):,.0f} us", flush=True)
+    per_round = [a / b for a, b in zip(ratios["worker.py"], ratios["gthread"])]
+    print(f"  worker.py ÷ gthread, per round: median {statistics.median(per_round):.3f} "
+          f"({', '.join(f'{x:.2f}' for x in per_round)}); CPU a request, service: "
+          f"{statistics.median(cpu['worker.py']) / statistics.median(cpu['gthread']):.3f}", flush=True)
 
 
 def bench_all() -> None:
