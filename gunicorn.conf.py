@@ -78,8 +78,10 @@ wsgi_app = "service.app:app"
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{_int_env('PORT', 8000)}"]
 
 try:  # gthread with problem+json errors, a request deadline and load shedding
-    import service.http.worker  # noqa: F401
+    from service.http import worker as _worker
 
+    _worker.Worker.read_timeout = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5)
+    _worker.Worker.max_pending = _int_env("GUNICORN_MAX_PENDING", 32)
     worker_class = "service.http.worker.Worker"
 except ImportError:  # an app served from elsewhere (bench's peers in their own venvs)
     worker_class = "gthread"

@@ -15,7 +15,6 @@ any app served under gunicorn.conf.py (bench's peers) can use the worker.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import struct
 import time
@@ -27,7 +26,8 @@ from gunicorn.http import errors as gerrors
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://cribbage.example/problems/"
 
-READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5.0)
+READ_TIMEOUT = 5.0
+"""Default seconds for a request to arrive (gunicorn.conf.py: GUNICORN_READ_TIMEOUT)."""
 RETRY_AFTER = 1
 
 

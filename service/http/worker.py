@@ -40,7 +40,7 @@ What the worker answers itself is counted in
 ``cribbage_http_server_answers_total{status}`` (prometheus-client's
 multiprocess files, so ``GET /metrics`` shows it with the app's own).
 
-Configuration (gunicorn.conf.py, from the environment): ``read_timeout``
+Configuration (set by gunicorn.conf.py from the environment on the class): ``read_timeout``
 is ``GUNICORN_READ_TIMEOUT`` (default 5 s, as nginx's client_header_timeout
 in deploy/kubernetes), ``max_pending`` is ``GUNICORN_MAX_PENDING`` (default
 32 a worker; negative: never shed), ``retry_after`` is 1 s.  TLS is not
@@ -51,7 +51,6 @@ gunicorn's own.
 from __future__ import annotations
 
 import errno
-import os
 import selectors
 import socket
 import threading
@@ -71,7 +70,8 @@ from .wire import (
     problem_for,
 )
 
-MAX_PENDING = int(os.environ.get("GUNICORN_MAX_PENDING", "").strip() or 32)
+MAX_PENDING = 32
+"""Default connections a worker holds waiting for a thread (gunicorn.conf.py: GUNICORN_MAX_PENDING)."""
 ACCEPT_BATCH = 64
 SHED_REST = 0.1
 """Seconds a connection just answered 503 is left unread: a client that ignores
