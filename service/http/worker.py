@@ -58,9 +58,13 @@ import time
 from functools import partial
 from random import getrandbits
 
+from gunicorn.http2 import negotiation
+from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from .wire import (
+    HeadTooSlow,
+    request_in,
     OVERLOADED_CLOSE,
     OVERLOADED_KEEP,
     READ_TIMEOUT,
@@ -73,6 +77,9 @@ from .wire import (
 MAX_PENDING = 32
 """Default connections a worker holds waiting for a thread (gunicorn.conf.py: GUNICORN_MAX_PENDING)."""
 ACCEPT_BATCH = 64
+GATHER_MAX = 65536 + 16384
+"""Bytes of a request gathered in the poller at most (a body over the app's limit, or a
+head past gunicorn's, goes to a thread at once and is refused there)."""
 SHED_REST = 0.1
 """Seconds a connection just answered 503 is left unread: a client that ignores
 Retry-After and asks again at once waits that long to be read (measured: a
@@ -146,8 +153,11 @@ class Worker(ThreadWorker):
         self.in_flight = 0  # connections handed to the thread pool and not yet back; main thread only
         self.shed_count = 0
         self.lingering: dict[socket.socket, float] = {}  # half-closed socket -> when to close it (ordered)
-        self.resting: dict[Conn, float] = {}  # answered 503, not read again until -> (ordered)
-        self.parked: dict[Conn, float] = {}  # shed or not yet sent, waiting for bytes -> when to close it
+        # Connections in the poller, each dict in deadline order (one wait per dict):
+        self.resting: dict[Conn, float] = {}  # answered 503, not read again until
+        self.waiting: dict[Conn, float] = {}  # no byte of a request yet: closed at
+        self.gathering: dict[Conn, float] = {}  # a request coming in: 408 at
+        self.idle_wait = max(self.cfg.keepalive, 5.0)  # gthread's: keep-alive, 5 s for a first byte
 
     # -- problem+json instead of gunicorn's HTML ---------------------------------
 
@@ -173,7 +183,7 @@ class Worker(ThreadWorker):
 
     def accept(self, listener) -> None:
         """gthread's accept, with the client socket a :class:`DeadlineSocket`, handed
-        to a thread only once its first bytes are in (:meth:`_park`), and
+        to a thread only once its request is in (:meth:`_watch`), and
         up to :data:`ACCEPT_BATCH` connections at a time: the main loop gets the
         GIL back only every few milliseconds while the threads are busy, and
         one connection a turn let the listen queue, and every new
@@ -196,61 +206,105 @@ class Worker(ThreadWorker):
             client_sock.setblocking(True)
             conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname())
             conn.worker = self
-            # Not to a thread yet: gthread's thread would wait up to 5 s for a first
-            # byte, and a few connections that send nothing held every thread.
-            self._park(conn)
+            if self.cfg.is_ssl or negotiation.prior_knowledge_allowed(self.cfg, client_addr):
+                self.enqueue_req(conn)  # the handshake or preface is a thread's to read
+            else:
+                self._watch(conn)
 
     def handle_request(self, req, conn):
         """The head is in: from here a late read is the body's (answered by the app)."""
         conn.sock.in_head = False
         return super().handle_request(req, conn)
 
+    # -- gathering requests in the poller ---------------------------------------------
+
+    def _watch(self, conn) -> None:
+        """Wait in the poller for a request on ``conn`` (a new connection, a kept-alive
+        one, a shed one after its rest), without a thread."""
+        socket.socket.setblocking(conn.sock, False)
+        conn.gathered = b""
+        self.waiting[conn] = time.monotonic() + (self.idle_wait if self.alive else STOP_LINGER)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._gather, conn))
+
+    def _gather(self, conn, _fileobj=None) -> None:
+        """Read what has come; once the request is in (:func:`request_in`: its head, and a
+        Content-Length body), hand it on (:meth:`_dispatch`).  The first bytes start the
+        request's deadline (``read_timeout``): past it, 408 from here."""
+        try:
+            data = socket.socket.recv(conn.sock, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # the client is done sending
+            self._unwatch(conn)
+            if conn.gathered:  # a request cut short: the parser and the app say what is missing
+                buf, conn.gathered = conn.gathered, b""
+                self._dispatch(conn, buf)
+            else:
+                self.nr_conns -= 1
+                conn.sock.close()
+            return
+        if not conn.gathered:
+            self.waiting.pop(conn, None)
+            self.gathering[conn] = time.monotonic() + self.read_timeout
+        buf = conn.gathered = conn.gathered + data
+        if request_in(buf, GATHER_MAX):
+            self._unwatch(conn)
+            conn.gathered = b""
+            self._dispatch(conn, buf)
+
+    def _unwatch(self, conn) -> None:
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        self.waiting.pop(conn, None)
+        self.gathering.pop(conn, None)
+
+    def _dispatch(self, conn, buf: bytes) -> None:
+        """A whole request: to a thread, or 503 at once when the worker holds enough."""
+        if 0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending:
+            self.shed(conn, buf)
+            return
+        if not conn.initialized:
+            conn.init()  # the HTTP/1 parser (no I/O without TLS or HTTP/2 prior knowledge)
+        conn.parser.unreader.unread(buf)
+        conn.data_ready = True
+        self.enqueue_req(conn)
+
     # -- load shedding -------------------------------------------------------------
 
     def enqueue_req(self, conn) -> None:
-        if (0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending
-                and not (conn.parser is not None and conn.parser.unreader.buf.getvalue())):
-            # (a request already read ahead into the parser's buffer is served: the
-            # socket holds nothing of it to answer)
-            self.shed(conn)
-            return
         self.in_flight += 1
         fs = self.tpool.submit(self.handle, conn)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
     def finish_request(self, conn, fs) -> None:
+        """gthread's, then a kept-alive connection waits here (:meth:`_watch`) rather than in
+        gthread's deque (whose every wake-up scans every idle connection)."""
         self.in_flight -= 1
         super().finish_request(conn, fs)
+        kept = self.keepalived_conns
+        if kept and kept[-1] is conn:
+            kept.pop()
+            self.poller.unregister(conn.sock)
+            self._watch(conn)
 
-    def shed(self, conn) -> None:
+    def shed(self, conn, buf: bytes) -> None:
         """503 at once from the main loop, without a thread.
 
-        What the client sent so far is read (without waiting).  One whole
-        HTTP/1.1 request and nothing more (the usual case: a small request in
-        one segment) is answered 503 with keep-alive, and the connection
-        waits in the poller for its next request like any idle one: a shed
-        request costs a read and a write, not a new connection (measured:
-        closing every shed connection halved the 2xx a second under wrk's
-        reconnecting load).  Anything else (part of a request, a chunked or
-        pipelined one) is answered 503 with ``Connection: close`` and the
-        connection closed gracefully (:meth:`linger`).  A connection with
-        nothing sent yet just waits in the poller (it needs no thread)."""
+        One whole HTTP/1.1 request and nothing more (the usual case) is
+        answered 503 with keep-alive, and the connection is read again after
+        :data:`SHED_REST`: a shed request costs a write, not a new
+        connection (measured: closing every shed connection halved the 2xx a
+        second under wrk's reconnecting load).  Anything else (a chunked or
+        pipelined request) is answered 503 with ``Connection: close`` and
+        the connection closed gracefully (:meth:`linger`)."""
         sock = conn.sock
-        try:
-            socket.socket.setblocking(sock, False)
-            data = socket.socket.recv(sock, 65536)
-        except BlockingIOError:
-            self._park(conn)
-            return
-        except OSError:
-            data = b""
-        if not data:  # the client has gone
-            self.nr_conns -= 1
-            sock.close()
-            return
         self.shed_count += 1
         self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
-        keep = self.alive and one_whole_request(data)
+        keep = self.alive and one_whole_request(buf)
         answer = (OVERLOADED_KEEP if keep else OVERLOADED_CLOSE) % {b"r": b"%032x" % getrandbits(128)}
         try:
             sent = socket.socket.send(sock, answer)
@@ -264,20 +318,6 @@ class Worker(ThreadWorker):
             sock.close()
         else:
             self.linger(sock)
-
-    def _park(self, conn) -> None:
-        """Wait in the poller for the connection's next bytes, as gthread's kept-alive
-        connections do, but in a dict (gthread's deque costs a scan of every idle
-        connection each time one wakes: at 1,000 connections, most of them here)."""
-        # One wait for all (the dict stays in deadline order): the keep-alive's, and
-        # at least gthread's 5 s for a first byte.
-        self.parked[conn] = time.monotonic() + max(self.cfg.keepalive, 5.0)
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._unpark, conn))
-
-    def _unpark(self, conn, _fileobj=None) -> None:
-        self.poller.unregister(conn.sock)
-        del self.parked[conn]
-        self.enqueue_req(conn)
 
     def linger(self, sock: socket.socket) -> None:
         """Half-close ``sock`` and let the poller read and drop what still comes, until
@@ -310,39 +350,45 @@ class Worker(ThreadWorker):
         sock.close()
 
     def _cap_keepalive(self, deadline: float) -> None:
-        """Stopping: parked connections go by ``deadline`` too, as gthread's kept-alive ones."""
+        """Stopping: waiting connections go by ``deadline`` too, as gthread's kept-alive ones."""
         super()._cap_keepalive(deadline)
-        for conn, until in self.parked.items():
-            self.parked[conn] = min(until, deadline)
+        for conn, until in self.waiting.items():
+            self.waiting[conn] = min(until, deadline)
 
     def murder_keepalived(self, force: bool = False) -> None:
-        """gthread's sweep of idle connections, and of shed ones past their linger."""
+        """gthread's sweep of idle connections, and of this worker's: connections that
+        sent nothing in time (closed), requests that did not arrive in time (408),
+        shed ones at the end of their rest (watched again) or linger (closed)."""
         super().murder_keepalived(force)
         self.flush_answers(force)
         now = time.monotonic()
-        while self.resting:
-            conn, until = next(iter(self.resting.items()))
-            if until > now and not force:
-                break
-            del self.resting[conn]
-            if force:
+        for table in (self.resting, self.waiting, self.gathering):
+            while table:
+                conn, until = next(iter(table.items()))
+                if until > now and not force:
+                    break
+                del table[conn]
+                if table is self.resting and not force:
+                    self._watch(conn)
+                    continue
+                self._unwatch(conn)
                 self.nr_conns -= 1
-                conn.sock.close()
-            else:
-                self._park(conn)
-        while self.parked:
-            conn, until = next(iter(self.parked.items()))
-            if until > now and not force:
-                break
-            del self.parked[conn]
-            try:
-                self.poller.unregister(conn.sock)
-            except (KeyError, ValueError, OSError):
-                pass
-            self.nr_conns -= 1
-            conn.sock.close()
+                if table is self.gathering and not force:
+                    self._too_slow(conn)
+                else:
+                    conn.sock.close()
         while self.lingering:
             sock, until = next(iter(self.lingering.items()))
             if until > now and not force:
                 break
             self._close_lingering(sock)
+
+    def _too_slow(self, conn) -> None:
+        self.count(408)
+        try:
+            socket.socket.send(conn.sock, problem_answer(408, "request-timeout", "Request timeout",
+                                                         str(HeadTooSlow(self.read_timeout))))
+        except OSError:
+            conn.sock.close()
+            return
+        self.linger(conn.sock)
