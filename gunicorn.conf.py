@@ -36,21 +36,23 @@ work, so only differences beyond about 15% mean much):
 * keepalive only matters for idle connections, which gthread parks in its
   poller, not in a thread: 5 s.
 * The worker is service/http/worker.py's (gthread with problem+json for
-  gunicorn's own errors, a request deadline, load shedding; plain gthread
-  when it cannot be imported, e.g. bench's peers).  Slow clients: 8 heads
-  trickled a byte every 0.2 s held every thread of plain gthread (2 x 4):
-  /healthz unanswered for the whole 12 s measured; with the deadline
-  (GUNICORN_READ_TIMEOUT, 5 s) each is cut at 5 s with a 408 and the
-  longest /healthz wait was under 10 s even with the tricklers reconnecting
-  at once.  So a service reachable directly is bounded, not immune: in
-  production nginx buffers requests in front (deploy/kubernetes), and
-  that is the answer to slow clients; the deadline is the fallback.
-  gunicorn's ``timeout`` is no help (gthread's main loop keeps notifying
-  while its threads are stuck).  The hot path under this worker: the same
-  ratio to the empty endpoint as under gthread (bench, "overload").
+  gunicorn's own errors, requests gathered in the poller before a thread
+  sees them, a request deadline, load shedding; plain gthread when it
+  cannot be imported, e.g. bench's peers).  Slow clients, measured (bench,
+  "overload"): 8 heads trickled a byte every 0.2 s, reconnecting when cut,
+  held every thread of plain gthread (2 x 4) and /healthz went unanswered
+  for the 12 s measured; under this worker the longest /healthz wait was
+  under 10 ms (the tricklers wait in the poller and are cut at
+  GUNICORN_READ_TIMEOUT with a 408).  16 connections that send nothing:
+  the same.  So the direct setup is protected too; nginx in front
+  (deploy/kubernetes) stays the production answer (it also buffers large
+  bodies and terminates TLS).  gunicorn's ``timeout`` is no help here
+  (gthread's main loop keeps notifying while its threads are stuck).  The
+  hot path under this worker: server CPU a request within 1 % of gthread's
+  and the same ratio to the empty endpoint within the machine's noise.
 * Overload (wrk -c1000 on hands/score): shedding beyond
-  GUNICORN_MAX_PENDING (32 a worker) kept p99 at roughly a third of the
-  unshed queue's (bench/overload.py prints the figures).
+  GUNICORN_MAX_PENDING (32 a worker) halved p99 (137 vs 285 ms, while
+  wrk, ignoring Retry-After, got 60 % 503s and 85 % of the unshed 2xx/s).
 """
 
 import logging

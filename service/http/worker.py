@@ -13,16 +13,15 @@ on the wire itself is :mod:`.wire`):
   problem (``type``, ``title``, ``status``, ``detail``, ``errors``), and
   answers 400 where gunicorn would answer 5xx for what a client sent (a
   transfer coding it does not know: 501 in gunicorn).
-* **A request has a deadline.**  gthread hands a connection to a thread once
-  its first byte arrives and then reads it blocking, without a timeout: a
-  client trickling its head a byte at a time holds the thread for ever
-  (8 such clients held every thread of 2 workers x 4).  Here each accepted
-  socket is a :class:`DeadlineSocket`: every read or write waits at most
-  ``read_timeout`` seconds, and the head and body of a request must have
-  arrived ``read_timeout`` seconds after it began, or the answer is 408
-  (``request-timeout``) and the connection closes.  In production nginx
-  buffers whole requests in front (deploy/kubernetes); this bounds the
-  harm when gunicorn faces clients directly.
+* **A request has a deadline.**  gthread reads a connection's request
+  blocking, without a timeout: a client trickling its head a byte at a time
+  held a thread for ever (8 such clients held every thread of 2 workers x 4).
+  Here the head and a Content-Length body must have arrived
+  ``read_timeout`` seconds after the first byte, or the answer is 408
+  (``request-timeout``) and the connection closes; what a thread still
+  reads (a chunked body, one after ``Expect: 100-continue``) it reads
+  through a :class:`~.wire.DeadlineSocket` under the same deadline.  In
+  production nginx buffers whole requests in front (deploy/kubernetes).
 * **Overload is shed.**  A worker has ``threads`` threads; connections with
   a request to read wait in its thread pool's queue, and under more load
   than it can serve that queue, and with it every answer's latency, grows
@@ -30,11 +29,18 @@ on the wire itself is :mod:`.wire`):
   connections that await a thread answers any further one at once, from its
   main loop and without reading it into the app: 503 problem+json
   (``overloaded``) with ``Retry-After`` (:meth:`Worker.shed`).
-* **Idle connections hold no thread, and no close blocks the main loop.**
-  A new connection waits in the poller for its first bytes (gthread gave it
-  a thread for up to 5 s: 16 connections that sent nothing kept /healthz
-  waiting 5-10 s); a connection gthread closes gracefully is drained by the
-  poller (:class:`Conn`), not by a 2 s blocking read on the main loop.
+* **A thread gets a request only once it is in.**  gthread gives a
+  connection a thread at its first byte (or at once, for a new one: up to
+  5 s waiting for it).  Here every connection waits in the poller, and its
+  bytes are gathered there (:meth:`Worker._gather`) until the head, and a
+  Content-Length body, are in (:func:`.wire.request_in`); then the bytes go
+  into gthread's parser and the connection to a thread.  Slow and idle
+  clients hold no thread (measured: 8 tricklers reconnecting at once, or
+  16 silent connections, left /healthz answered in milliseconds; under
+  plain gthread it went unanswered); one that is not done in time is
+  answered 408 from the main loop.  A connection gthread closes gracefully
+  is drained by the poller (:class:`Conn`), not by a 2 s blocking read on
+  the main loop.
 
 What the worker answers itself is counted in
 ``cribbage_http_server_answers_total{status}`` (prometheus-client's
@@ -100,6 +106,7 @@ class Conn(TConn):
     lingering read is the poller's (:meth:`Worker.linger`)."""
 
     worker: Worker | None = None
+    gathered = b""  # the bytes of a request read so far in the poller
 
     def close(self, graceful: bool = False) -> None:
         if graceful and self.worker is not None:
