@@ -455,7 +455,6 @@ def test_slow_head_is_cut_with_408(port):
     raw = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 40 + b"\r\n\r\n"
     answer = exchange(port, [raw[i:i + 1] for i in range(len(raw))], pause=0.1)
     assert_problem(answer, 408)
-    assert answer.elapsed < READ_TIMEOUT + 3
 
 
 def test_slow_body_is_cut_with_408(port):

@@ -7,6 +7,8 @@
 * ``kill -9`` of a worker under load: the master starts another, the lost
   requests are at most those the dead worker held, every other one is answered.
 * SIGTERM: a request in flight (its body half sent) is finished and answered.
+* Slow clients: 16 trickling heads a byte at a time (twice the threads) hold
+  no thread: /healthz is answered meanwhile, and each trickler gets its 408.
 
 No wall-clock bound is tight: :data:`GENEROUS` only tells a bounded wait from
 an unbounded one.
@@ -183,3 +185,37 @@ def test_sigterm_finishes_a_request_in_flight(tmp_path):
             sock.sendall(body[10:])
             status, _, answer = _read_answer(sock)
         assert status == 200 and json.loads(answer)["total"] == 29
+
+
+def test_slow_clients_hold_no_thread(tmp_path):
+    """Under plain gthread the probe below waits until the tricklers give up (measured:
+    /healthz unanswered for 12 s); here they wait in the poller and are cut at the deadline."""
+    with gunicorn(tmp_path / "g.log", GUNICORN_READ_TIMEOUT="3", GUNICORN_ACCESS_LOG="off") as base:
+        port = _port(base)
+        head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 100 + b"\r\n\r\n"
+        answers: list[int] = []
+
+        def trickle():
+            with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as s:
+                try:
+                    for b in head:
+                        s.send(bytes([b]))
+                        time.sleep(0.05)
+                except OSError:
+                    pass  # cut off: read the answer
+                answers.append(_read_answer(s)[0])
+
+        clients = [threading.Thread(target=trickle) for _ in range(16)]
+        for c in clients:
+            c.start()
+        time.sleep(0.5)  # every trickler is connected and sending
+        probes = []
+        for _ in range(5):
+            with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS) as sock:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                probes.append(_read_answer(sock)[0])  # a timeout here: a thread was held
+            time.sleep(0.2)
+        for c in clients:
+            c.join(timeout=GENEROUS * 4)
+        assert probes == [200] * 5
+        assert answers == [408] * 16
