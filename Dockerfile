@@ -1,28 +1,60 @@
 # syntax=docker/dockerfile:1
-# The cribbage rules service: gunicorn (gthread) serving service.app:app on $PORT (8000).
+# The cribbage rules service: gunicorn (gthread) serving service.app:app on $PORT (8000),
+# and Debian's nginx, which deploy/kubernetes runs from this same image as the pod's proxy
+# (nginx -e stderr -c /etc/cribbage/nginx/nginx.conf).
+#
+# PYTHON_IMAGE: a Debian-based image with Python 3.11 or later, either the official
+# python:3.11-slim (Python in /usr/local, venv and pip included) or plain Debian with
+# Debian's python3 (python3-venv is installed when `python3 -m venv` cannot work).
+# deploy/image-check.sh builds this on a Debian bookworm made with debootstrap.
+# GIT_REVISION: the commit built, reported by GET /version.
+#
+# Runs as uid/gid 10001 on a read-only root filesystem: nothing is written outside
+# /tmp (gunicorn's worker heartbeats and metrics directory, nginx's pid and temp files;
+# bytecode is compiled at build time), which deploy/kubernetes mounts as emptyDirs.
 ARG PYTHON_IMAGE=python:3.11-slim
 FROM ${PYTHON_IMAGE}
+
+ARG GIT_REVISION=""
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PORT=8000
+    PORT=8000 \
+    PATH=/opt/venv/bin:$PATH \
+    CRIBBAGE_GIT_REVISION=${GIT_REVISION}
+
+SHELL ["/bin/sh", "-eux", "-c"]
+
+# Debian's package versions differ between the base images this supports, so they
+# are not pinned (DL3008); the Debian release of the base image pins them.  $packages
+# is split into words on purpose (SC2086).
+# hadolint ignore=DL3008,SC2086
+RUN packages="nginx"; \
+    if ! python3 -m venv /tmp/venv-probe >/dev/null 2>&1; then packages="$packages python3-venv"; fi; \
+    rm -rf /tmp/venv-probe; \
+    apt-get update; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $packages; \
+    rm -rf /var/lib/apt/lists/* /etc/nginx/sites-enabled/default; \
+    python3 -m venv /opt/venv; \
+    groupadd --system --gid 10001 app; \
+    useradd --system --uid 10001 --gid app --home-dir /app --no-create-home --shell /usr/sbin/nologin app
 
 WORKDIR /app
 
-RUN groupadd --system --gid 10001 app \
-    && useradd --system --uid 10001 --gid app --home-dir /app --no-create-home app
-
 # The package is installed in editable mode from /app, so that it finds
-# openapi.yaml next to it (the repository layout).
-COPY pyproject.toml README.md ./
+# openapi.yaml and pyproject.toml next to it (the repository layout).
+COPY pyproject.toml README.md LICENSE ./
 COPY service ./service
 COPY openapi.yaml gunicorn.conf.py ./
-RUN pip install -e . && chown -R root:root /app && chmod -R a+rX /app
+RUN pip install --no-compile -e . \
+    && python -m compileall -q /app/service /opt/venv \
+    && chown -R root:root /app /opt/venv \
+    && chmod -R a+rX,go-w /app /opt/venv
 
 USER 10001:10001
-EXPOSE 8000
+EXPOSE 8000 8080
 
 # slim images have no curl: ask the service with the Python interpreter.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \

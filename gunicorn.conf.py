@@ -195,11 +195,25 @@ def post_worker_init(worker):
     collector's sight (gc.freeze), so that its full collections no longer
     walk the service's tens of thousands of long-lived objects (tables,
     schemas, modules)."""
+    _warm_up_and_drain_on_stop(worker)
     if os.environ.get("GUNICORN_GC_FREEZE", "1") != "0":
         import gc
 
         gc.collect()
         gc.freeze()
+
+
+def _warm_up_and_drain_on_stop(worker):
+    """The service's readiness (service/http/readiness.py): one request through the
+    app before the worker serves, and /readyz 503 from the moment a stop signal
+    arrives (gunicorn has no hook for SIGTERM).  Other apps (bench/) are left alone."""
+    import sys
+
+    readiness = sys.modules.get("service.http.readiness")
+    if readiness is not None:
+        if not readiness.LIFECYCLE.warm_up(worker.wsgi):
+            worker.log.warning("the warm-up request was not answered 200: /readyz says not ready")
+        readiness.drain_on_stop_signals()
 
 
 def worker_exit(server, worker):

@@ -26,11 +26,21 @@ ratio to a reference measured beside it, in the same run:
    /v1/pegging/go (200 random legal bodies each, made through the core's
    Play); POST /v1/games/advance (the bodies of 5 seeded games) with the
    state cache and without.
-6. Overload, slow clients and the worker (section ``overload``,
+6. The hands batch: items/s through POST /v1/hands/score-batch with
+   1,000-item batches, in-process and under gunicorn, beside scoring the same
+   items in-process (bench/batch.py; section ``batch``); standings of 1,000
+   result lines and a 4,096-entrant bracket in-process (section ``tournament``).
+7. Advice and bots (bench/advice.py): the discard advisor in-process (ms a
+   6-card and a 5-card deal, each model), its p50 / p99 over HTTP, the
+   pegging advisor's latency with its default budget, and the strong bot
+   against the greedy one over BENCH_BOT_GAMES (default 2,000) seeded
+   2-player games: the win rate, its 95 % interval, points a hand pegged
+   and counted by each side (section ``advice``).
+8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
-   request heads, this worker vs plain gthread; the hot path's ratio to the
-   empty endpoint under each worker.
+   request heads or 16 send nothing, this worker vs plain gthread; the hot
+   path's ratio to the empty endpoint and its CPU a request under each worker.
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -40,7 +50,8 @@ Environment: BENCH_SECONDS (per side-by-side measurement, default 3),
 BENCH_ROUNDS (ABAB rounds, default 5), BENCH_CONNECTIONS (concurrent
 keep-alive connections, default 8), BENCH_DEALS (core deals, default
 200000), BENCH_ROUNDS_INPROCESS (default 25), BENCH_SKIP_DISTRIBUTION=1,
-BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``).
+BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``),
+BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py).
 """
 
 from __future__ import annotations
@@ -56,7 +67,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import bodies, harness, inprocess, overload, reference  # noqa: E402
+from bench import advice, bodies, harness, inprocess, overload, reference  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -127,6 +138,13 @@ def bench_distribution() -> None:
 
 def bench_in_process() -> None:
     inprocess.bench(bodies.score_requests(), bodies.pegging_requests(), bodies.go_requests())
+
+
+def bench_compression() -> None:
+    """gzip's sizes and cost in-process (bench/compression.py)."""
+    from bench import compression
+
+    compression.bench()
 
 
 def bench_games() -> None:
@@ -214,12 +232,30 @@ def bench_overload() -> None:
     overload.bench_all()
 
 
+def bench_batch() -> None:
+    """POST /v1/hands/score-batch: items/s and the ratio to scoring in-process (bench/batch.py)."""
+    from bench import batch
+
+    batch.bench()
+
+
+def bench_tournament() -> None:
+    """Standings of 1,000 result lines and a 4,096-entrant bracket, in-process (bench/batch.py)."""
+    from bench import batch
+
+    batch.bench_standings()
+
+
 SECTIONS = {
     "core": bench_core,
     "games": bench_games,
     "distribution": bench_distribution,
     "in_process": bench_in_process,
+    "compression": bench_compression,
     "side_by_side": bench_side_by_side,
+    "batch": bench_batch,
+    "tournament": bench_tournament,
+    "advice": advice.run,
     "overload": bench_overload,
 }
 

@@ -18,6 +18,11 @@ Configuration (environment, read when the app is created):
     when set (16 bytes or more), game states travel sealed (see :mod:`service.seal`).
 ``CRIBBAGE_LOG_LEVEL``
     ``debug``, ``info`` (default), ``warning`` or ``error``.
+``CRIBBAGE_GZIP_MIN_BYTES``
+    smallest response body sent gzip-compressed to a client that accepts it,
+    default 1024; 0: never compress (:mod:`service.http.compression`).
+``CRIBBAGE_GIT_REVISION``
+    the git commit ``GET /version`` reports (the image sets it when built).
 """
 
 from __future__ import annotations
@@ -32,9 +37,11 @@ import structlog
 from service.core.errors import CribbageError
 
 from .http import media
+from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
+from .http.compression import Compression
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import games, hands, meta, pegging
+from .http.resources import advice, batch, games, hands, meta, pages, pegging, problem_pages, tournaments
 from .seal import Sealer, sealer_from_env
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -91,31 +98,52 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
     )
 
 
+def body_limits(limit: int) -> dict[str, int]:
+    """The paths with a body limit of their own, never below the service's ``limit``:
+    the hands batch (1,000 items), the standings (2,000 lines) and the bracket (1,024 names)."""
+    return {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
+            "/v1/tournaments/standings": max(limit, tournaments.STANDINGS_BODY_BYTES),
+            "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
+
+
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
-               sealer: Sealer | None | bool = True) -> falcon.App:
-    """Build the falcon application.  Arguments override the environment
-    (``sealer=True``: from ``CRIBBAGE_HAND_CACHE``
-    answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
-``CRIBBAGE_STATE_CACHE``
-    game states each worker remembers having answered, default 2048; 0: none.
-``CRIBBAGE_STATE_SECRET``; ``None``: plain states)."""
+               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
+    """Build the falcon application.  Arguments override the environment:
+    ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
+    ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
+    states; or a :class:`~service.seal.Sealer`) and ``gzip_min_bytes`` (else
+    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression)."""
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
-    app = falcon.App(middleware=[Edge(limit, collect_metrics=collect_metrics)])
+    middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=body_limits(limit))]
+    gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
+        else gzip_min_bytes
+    if gzip_min:
+        middleware.append(Compression(min_size=gzip_min))
+    app = falcon.App(middleware=middleware)
     media.install(app)
     app.set_error_serializer(render_problem)
     app.add_error_handler(Exception, _unexpected_error)
     app.add_error_handler(CribbageError, _core_error)
 
     app.add_route("/healthz", meta.Health())
-    app.add_route("/openapi.yaml", meta.OpenAPIDocument())
+    document = meta.OpenAPIDocument()
+    app.add_route("/openapi.yaml", document)
+    app.add_route("/readyz", meta.Ready(app, state="sealed" if sealer else "plain"))
+    app.add_route("/version", meta.Version(document.data))
+    app.add_route("/problems/{slug}", problem_pages.ProblemPage())
     app.add_route("/docs", meta.Docs())
     app.add_static_route("/docs/static", meta.swagger_ui_dir())
     app.add_route("/metrics", meta.Metrics())
 
-    app.add_route("/v1/hands/score", hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096)))
+    hand_score = hands.HandScore(_env_int("CRIBBAGE_HAND_CACHE", 4096))
+    app.add_route("/v1/hands/score", hand_score)
+    app.add_route("/v1/hands/score-batch", batch.HandScoreBatch(hand_score))
+    app.add_route("/v1/matches/score", tournaments.MatchScore())
+    app.add_route("/v1/tournaments/standings", tournaments.Standings())
+    app.add_route("/v1/tournaments/bracket", tournaments.Bracket())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
     reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))
@@ -123,6 +151,15 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
     app.add_route("/v1/games/replay", games.GameReplay())
+    app.add_route("/v1/discards", advice.Discards())
+    app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
+    app.add_route("/v1/games/suggest", advice.GameSuggest(reader))
+
+    # The playground (service/web/static/): pages on the API above, no build step, no CDN.
+    files = pages.load_static()
+    app.add_route("/", pages.Page(files))
+    app.add_route("/play/{page}", pages.Page(files))
+    app.add_route("/play/static/{name}", pages.Asset(files))
     return app
 
 

@@ -10,7 +10,13 @@ legal.  Instead, for every operation with such rules, each *positive*
 generated body is replaced (``flatmap_case``) by one drawn from a strategy
 below that can only make legal requests:
 
-* ``/v1/hands/score``: five different cards off a shuffled pack;
+* ``/v1/hands/score``: five different cards off a shuffled pack (perhaps a
+  claim, by a seat at the table);
+* ``/v1/hands/score-batch``: such bodies, and items answered in place;
+* ``/v1/matches/score``: finished games (one side at the target), no game
+  after a best-of match is decided, the options as allowed together;
+* ``/v1/tournaments/standings``: lines of a player against another;
+* ``/v1/tournaments/bracket``: a number of entrants (an integer) or distinct names;
 * ``/v1/pegging/score``: a legal sequence of plays for 2 to 4 players, made
   by a small model of the play written here from the rules (count never past
   31, clockwise turns, go only when no card fits -- or, under tournament
@@ -25,7 +31,13 @@ below that can only make legal requests:
   rules core plays it: random legal actions from a new game, a client deck's
   cards dealt here) and, for advance, one of that state's legal actions;
 * ``/v1/games/replay``: the record of a real game so far (its ``deal_record``
-  events, then the actions of the deal in progress).
+  events, then the actions of the deal in progress);
+* ``/v1/discards``: a deal of the size the player count takes and known
+  cards that leave the other seats' cards unseen;
+* ``/v1/pegging/advise``: a legal play so far and the seat to play next (or
+  every hand, to solve);
+* ``/v1/games/suggest``: a real game's state and the seat to act (past a
+  client deck's deal or cut, which a bot cannot make).
 
 Cards in requests are spelt in any documented spelling (``10h``, ``T♡``,
 ``1s`` with blanks around).  Each built body is remembered, so
@@ -109,7 +121,35 @@ def hand_score_body(draw) -> dict:
     cards = _pack(draw)[:5]
     body = {"cards": _spell_all(draw, cards[:4]), "starter": draw(spelled(cards[4]))}
     _maybe(draw, body, "crib", draw(st.booleans()))
+    if draw(st.booleans()):  # a claim to judge, by a seat at the table
+        body["claim"] = draw(st.integers(0, 29))
+        _maybe(draw, body, "muggins", draw(st.booleans()))
+        players = draw(st.sampled_from([2, 3, 4]))
+        _maybe(draw, body, "players", players)
+        _maybe(draw, body, "seat", draw(st.integers(0, body.get("players", 2) - 1)))
+        _maybe(draw, body, "tournament", draw(st.booleans()))
+        if draw(st.booleans()):  # the sides' scores before the count, each below the target
+            target = draw(st.sampled_from([121, 61]))
+            _maybe(draw, body, "target", target)
+            target = body.get("target", 121)
+            players = body.get("players", 2)
+            body["scores"] = [draw(st.integers(0, target - 1)) for _ in range(2 if players == 4 else players)]
     return body
+
+
+# -- /v1/hands/score-batch: hands/score bodies, and items answered in place ----------
+
+_BAD_ITEMS = (None, 3, "5H", [], {}, {"cards": ["5H", "5H", "5C", "5D"], "starter": "5S"},
+              {"cards": ["XX", "5H", "5C", "5D"], "starter": "5S"}, {"starter": "5S"},
+              {"cards": ["AH", "2H", "3H", "4H"], "starter": "5H", "claim": 30})
+
+
+@st.composite
+def hand_batch_body(draw) -> dict:
+    """1 to 30 items: legal hands/score bodies and some that are answered in place (still a 200)."""
+    items = draw(st.lists(st.one_of(hand_score_body(), hand_score_body(), st.sampled_from(_BAD_ITEMS)),
+                          min_size=1, max_size=30))
+    return {"items": items}
 
 
 # -- /v1/pegging/score: a model of the play, from the rules ------------------------
@@ -167,7 +207,10 @@ def pegging_score_body(draw) -> dict:
     for entry in plays:
         if "card" in entry:
             entry["card"] = draw(spelled(entry["card"]))
+        if draw(st.integers(0, 5)) == 0:  # a claim to judge: what the seat pegged for it
+            entry["claim"] = draw(st.integers(0, 29))
     body: dict[str, Any] = {"players": players, "pone": pone, "plays": plays}
+    _maybe(draw, body, "muggins", draw(st.booleans()))
     if draw(st.booleans()):
         body["hands"] = [_spell_all(draw, h) for h in hands]
     _maybe(draw, body, "complete", over and draw(st.booleans()))
@@ -403,6 +446,146 @@ def replay_body(draw) -> dict:
     return {"record": record}
 
 
+# -- the advice operations --------------------------------------------------------
+
+
+@st.composite
+def discards_body(draw) -> dict:
+    """A deal of the right size for the player count, known cards that leave the
+    other seats' cards unseen (openapi.yaml, adviseDiscards), no card twice."""
+    players = draw(st.sampled_from([2, 3, 4]))
+    dealt = draw(st.sampled_from([5, 6])) if players == 2 else 5
+    to_crib = 1 if players == 3 else 2 if players == 2 and dealt == 5 else 0
+    room = 52 - dealt - ((players - 1) * dealt + to_crib + 1)
+    pack = _pack(draw)
+    k = draw(st.integers(0, min(room, 8)))
+    body: dict[str, Any] = {"cards": _spell_all(draw, pack[:dealt]), "dealer": draw(st.booleans())}
+    if players != 2 or draw(st.booleans()):
+        body["players"] = players
+    if k or draw(st.booleans()):
+        body["known"] = _spell_all(draw, pack[dealt:dealt + k])
+    if players == 4 and not body["dealer"]:
+        _maybe(draw, body, "partner_deals", draw(st.booleans()))
+    _maybe(draw, body, "model", draw(st.sampled_from(["tuned", "random"])))
+    return body
+
+
+@st.composite
+def pegging_advise_body(draw) -> dict:
+    """A legal play so far (the model above, no renege) and the seat whose turn
+    it is next: the first seat of one play more of the same sequence."""
+    players = draw(st.sampled_from([2, 3, 4]))
+    pone = draw(st.integers(0, players - 1))
+    pack = _pack(draw)
+    hands = [pack[4 * s:4 * s + 4] for s in range(players)]
+    seed = draw(st.integers(0, 2**32 - 1))
+    length = draw(st.integers(0, 4 * players + 8))
+    longer, _ = peg_sequence(random.Random(seed), players, pone, hands, False, length + 1)
+    plays = longer[:length]
+    seat = longer[len(plays)]["seat"] if len(longer) > len(plays) else None
+    if seat is None:  # the hand ended: advise the lead instead
+        plays, seat = [], pone
+    for entry in plays:
+        if "card" in entry:
+            entry["card"] = draw(spelled(entry["card"]))
+    body: dict[str, Any] = {"players": players, "pone": pone, "seat": seat,
+                            "hand": _spell_all(draw, hands[seat]), "plays": plays}
+    rest = pack[4 * players:]
+    if draw(st.booleans()):
+        body["starter"] = draw(spelled(rest[0]))
+    if draw(st.booleans()):
+        body["discards"] = _spell_all(draw, rest[1:1 + draw(st.integers(0, 2))])
+    if draw(st.booleans()):
+        body["solve"] = True
+        body["hands"] = [_spell_all(draw, h) for h in hands]
+    else:
+        _maybe(draw, body, "samples", draw(st.integers(1, 3)))
+    _maybe(draw, body, "seed", draw(st.integers(0, 2**31 - 1)))
+    _maybe(draw, body, "tournament", False)
+    return body
+
+
+@st.composite
+def suggest_body(draw) -> dict:
+    """A real game not over and the seat to act; a client deck's deal or cut
+    (the table's cards, which a bot cannot supply) is played past."""
+    game = draw(real_game(stop_before_the_end=True))
+    for _ in range(3):
+        if game.state.options.deck != "client" or game.state.phase not in ("deal", "cut"):
+            break
+        before = (game.state, list(game.records), game.pack)
+        game.apply(game.next_action())
+        if game.state.phase == "over":
+            game.state, game.records, game.pack = before
+            break
+    state = game.state
+    if state.options.deck == "client" and state.phase in ("deal", "cut"):
+        state, _ = new_game(GameOptions(), dealer=0)
+    body: dict[str, Any] = {"state": to_json(state), "seat": state.to_act()[0]}
+    _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong"])))
+    return body
+
+
+# -- /v1/matches/score, /v1/tournaments/standings ---------------------------------------
+
+
+@st.composite
+def match_body(draw) -> dict:
+    """Finished games (one side at the target or past it), the options together as
+    allowed, and no game after a best-of match is decided."""
+    body: dict[str, Any] = {}
+    target = draw(st.sampled_from([121, 61]))
+    _maybe(draw, body, "target", target)
+    target = body.get("target", 121)
+    sides = draw(st.sampled_from([2, 3]))
+    best_of = draw(st.sampled_from([None, 1, 3, 5, 7]))
+    if best_of is not None:
+        body["best_of"] = best_of
+    games, wins = [], [0] * sides
+    for _ in range(draw(st.integers(1, 7))):
+        winner = draw(st.integers(0, sides - 1))
+        scores = [draw(st.integers(0, target - 1)) for _ in range(sides)]
+        scores[winner] = draw(st.integers(target, 150))
+        games.append({"scores": scores})
+        wins[winner] += 1
+        if best_of is not None and wins[winner] == best_of // 2 + 1:
+            break
+    body["games"] = games
+    for key in ("win_points", "skunk_points", "double_skunk_points", "lurch_points"):
+        _maybe(draw, body, key, draw(st.integers(0, 10)))
+    if target == 121:
+        line = draw(st.sampled_from([None, "double_skunk", "lurch"]))
+        if line:
+            body[line] = True
+    _maybe(draw, body, "grass_roots", draw(st.booleans()))
+    _maybe(draw, body, "first_dealer", draw(st.integers(0, sides - 1)))
+    _maybe(draw, body, "loser_deals_first", draw(st.booleans()))
+    return body
+
+
+@st.composite
+def standings_body(draw) -> dict:
+    """Result lines, each a player against another (never himself)."""
+    names = draw(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=8, unique=True))
+    lines = []
+    for _ in range(draw(st.integers(0, 40))):
+        player, opponent = draw(st.permutations(names))[:2]
+        line = {"player": player, "opponent": opponent, "game_points": draw(st.sampled_from([0, 2, 3, 4])),
+                "games_won": draw(st.integers(0, 1)), "spread": draw(st.integers(-150, 150))}
+        _maybe(draw, line, "round", draw(st.integers(1, 1000)))
+        lines.append(line)
+    return {"results": lines}
+
+
+@st.composite
+def bracket_body(draw) -> dict:
+    """A number of entrants (a JSON integer: schema-valid 2.0 is refused, as everywhere),
+    or their names, each once."""
+    if draw(st.booleans()):
+        return {"entrants": draw(st.integers(1, 4096))}
+    return {"names": draw(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=64, unique=True))}
+
+
 LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/hands/score": hand_score_body(),
     "/v1/pegging/score": pegging_score_body(),
@@ -411,6 +594,13 @@ LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/games/advance": advance_body(),
     "/v1/games/view": view_body(),
     "/v1/games/replay": replay_body(),
+    "/v1/discards": discards_body(),
+    "/v1/pegging/advise": pegging_advise_body(),
+    "/v1/games/suggest": suggest_body(),
+    "/v1/hands/score-batch": hand_batch_body(),
+    "/v1/matches/score": match_body(),
+    "/v1/tournaments/standings": standings_body(),
+    "/v1/tournaments/bracket": bracket_body(),
 }
 """Per operation with rules JSON Schema cannot express: a strategy of bodies legal by construction."""
 

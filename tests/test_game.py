@@ -1356,6 +1356,7 @@ def test_an_altered_record_names_the_action(where: int, mutate) -> None:
     ("play 3 TC =12", PLAY(3, "TC", 12)),
     ("go 1", Go(1)),
     ("go 1 =0", Go(1, 0)),
+    ("cut 1 JH =0", Cut(1, C("JH"), 0)),  # tournament rules: the dealer pegged 0 of his heels (ACC 6.3.c)
     ("count 0", Count(0)),
     ("count 2 =29", Count(2, 29)),
 ])
@@ -1367,7 +1368,7 @@ def test_notation(text: str, action: GameAction) -> None:
 @pytest.mark.parametrize("text", [
     "", " ", "deal", "deal x", "deal 4", "deal 01", "Deal 0", "deal  0", " deal 0", "deal 0 5H5D",
     "deal 0 5H5D5CJSKHQH.AC2C3C4C6D7D", "deal 0 =1", "discard 0 5H5", "discard 0 ZZ", "discard 0 5h",
-    "discard 0 10H", "discard 0 5H 5D", "discard 0 =1", "cut 0 5H5D", "cut 0 =1", "cut 0 XX", "play 0",
+    "discard 0 10H", "discard 0 5H 5D", "discard 0 =1", "cut 0 5H5D", "cut 0 =30", "cut 0 XX", "play 0",
     "play 0 5H5D", "play 0 5H ", "play 0 5h", "play 0 =3", "play 0 5H =", "play 0 5H =03", "play 0 5H =-1",
     "play 0 5H =1.5", "play 0 5H =100", "go 0 5H", "go 0 =3 =4", "go 0 = 3", "count 0 5H", "count 0 =",
     "count 0 =x", "count 0 =²", "shuffle 0", "count", "x" * 121, "play 0 5H\n", "go\t0",

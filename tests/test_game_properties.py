@@ -349,11 +349,21 @@ def check_cards(state: GameState, table: Table) -> None:
     assert len(out) + len(undealt) == 52 and outs | set(undealt) == {str(c) for c in CARDS}
 
 
+def signed(s) -> int:
+    """A score's effect on its side: a set back (ACC 8.4.b, a false claim of game) lowers it."""
+    return -s.points if s.kind == "set_back" else s.points
+
+
 def check_step(before: GameState, after: GameState, events: list[GameEvent]) -> None:
-    """(e): scores only rise; one peg move per side; the events' points are what the pegs moved."""
+    """(e): scores only rise (but for the set back of a false claim of game); one peg
+    move per side; the events' points are what the pegs moved."""
     o = before.options
     b_pegs, a_pegs = before.position.pegs, after.position.pegs
-    for (f0, b0), (f1, b1) in zip(b_pegs, a_pegs):
+    set_back = {o.side_of(s.seat) for e in events for s in e.scores if s.kind == "set_back"}
+    for side, ((f0, b0), (f1, b1)) in enumerate(zip(b_pegs, a_pegs)):
+        if side in set_back:
+            assert o.tournament and 0 <= b1 <= f1
+            continue
         assert f1 >= f0 and b1 >= b0 and 0 <= b1 <= f1
         if f1 == f0:
             assert b1 == b0
@@ -363,7 +373,7 @@ def check_step(before: GameState, after: GameState, events: list[GameEvent]) -> 
     for e in events:
         for s in e.scores:
             assert s.points > 0
-            moved[o.side_of(s.seat)] += s.points
+            moved[o.side_of(s.seat)] += signed(s)
     assert moved == [f1 - f0 for (f0, _), (f1, _) in zip(b_pegs, a_pegs)]
     if after.phase != "over":
         assert all(f < o.target for f, _ in a_pegs)
@@ -398,9 +408,20 @@ def check_claims(before: GameState, action: GameAction, after: GameState, events
     own = sum(s.points for e in honest_events for s in e.scores if s.seat == action.seat)
     switched = o.muggins if type(action) is Count else o.muggins_in_play
     expected = list(base)
-    if switched and action.claim is not None and action.claim < own:
-        expected[o.side_of(action.seat)] -= own - action.claim
-        expected[o.side_of((action.seat + 1) % o.players)] += own - action.claim
+    # a claim of 19 for a hand or crib means nothing (the table's word for a zero hand)
+    counted = 0 if type(action) is Count and action.claim == 19 else action.claim
+    side, opponent = o.side_of(action.seat), o.side_of((action.seat + 1) % o.players)
+    if switched and action.claim is not None and counted < own:
+        expected[side] -= own - counted
+        expected[opponent] += own - counted
+    elif o.tournament and action.claim is not None and counted < own:
+        expected[side] -= own - counted  # ACC 8.3: the under-claim stands, the rest is lost
+    elif o.tournament and action.claim is not None and counted > own:
+        # ACC 8.4.b: an over-claim into the game hole that the points made do not reach
+        front = before.position.pegs[side][0] + base[side] - own
+        if front + counted >= o.target > front + own:
+            expected[opponent] += o.target - (front + own)
+            expected[side] -= min(15, front + own)
     assert _gained(before, after) == expected, (notation(action), own, base)
     if type(action) is Count:
         pos = before.position
@@ -418,7 +439,7 @@ def check_pegging(before: GameState, action: GameAction, after: GameState, event
         return
     o = before.options
     honest_events = events
-    if o.muggins_in_play and action.claim is not None:
+    if (o.muggins_in_play or o.tournament) and action.claim is not None:
         _, honest_events = apply_action(before, replace(action, claim=None))
     want = table.pegging.take(action)
     got: dict[int, int] = {}
@@ -625,7 +646,7 @@ def check_record(game: Game) -> None:
     live_after = []
     for e in game.events:
         for s in e.scores:
-            totals[game.options.side_of(s.seat)] += s.points
+            totals[game.options.side_of(s.seat)] += signed(s)
         if e.type == "deal_record":
             live_after.append(tuple(totals))
     assert after == live_after

@@ -89,7 +89,9 @@ def check_event(event: dict, players: int) -> None:
     if event["type"] == "count":
         assert event["what"] in ("hand", "crib"), event
     if "scores" in event:
-        assert event["points"] == sum(s["points"] for s in event["scores"]), event
+        # a set back (ACC 8.4.b, a false claim of game) takes its points off
+        assert event["points"] == sum(-s["points"] if s["kind"] == "set_back" else s["points"]
+                                      for s in event["scores"]), event
         for s in event["scores"]:
             assert set(s) <= SCORE_KEYS and {"seat", "side", "kind", "points"} <= set(s), s
             assert s["points"] > 0, event
@@ -262,7 +264,7 @@ class Tally:
     def add(self, body: dict) -> None:
         for event in body["events"]:
             for s in event.get("scores", ()):
-                self.pegged[s["side"]] += s["points"]
+                self.pegged[s["side"]] += -s["points"] if s["kind"] == "set_back" else s["points"]
         front = [p["front"] for p in body["view"]["scores"]]
         assert front == self.pegged, (front, self.pegged)
 

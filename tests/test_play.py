@@ -33,16 +33,15 @@ import pytest
 
 from service.core.cards import Card
 from service.core.errors import CribbageError, DuplicateCardError, IllegalError, MalformedError
+from service.core.go import GoRuling, count_of, rule_on_go
 from service.core.play import (
     AnyCard,
     Go,
-    GoRuling,
     Play,
     PlayCard,
     Score,
     peg_scores,
     replay,
-    rule_on_go,
 )
 
 
@@ -802,3 +801,34 @@ def test_peg_scores_never_scores_go():
 
 def test_errors_are_value_errors():
     assert issubclass(IllegalError, CribbageError) and issubclass(IllegalError, ValueError)
+
+
+# -- the whole hand, and a count from its cards ---------------------------------
+
+def test_check_complete_names_what_each_seat_still_holds():
+    play = Play.start(2, 1, [cards("5H 6H 7H 8H"), cards("5S 6S 7S 8S")])
+    play, _ = play.apply(PlayCard(1, Card.parse("5S")))
+    with pytest.raises(IllegalError) as err:
+        play.check_complete()
+    assert err.value.rule == "hand_not_complete"
+    assert "seat 0 still holds 4, seat 1 still holds 3" in str(err.value)
+    assert err.value.field == "plays"
+
+
+def test_check_complete_passes_once_every_card_is_laid():
+    play = Play.start(2, 1, [cards("AH 2H 3H 4H"), cards("AS 2S 3S 4S")])
+    for name in "AS AH 2S 2H 3S 3H 4S 4H".split():
+        play, _ = play.apply(PlayCard(play.turn, Card.parse(name)))
+    play.check_complete()  # raises if not
+    assert play.hand_over
+
+
+@pytest.mark.parametrize("names, count", [("", 0), ("KH QS", 20), ("KH QS JD", 30)])
+def test_count_of_adds_the_values(names, count):
+    assert count_of(cards(names)) == count
+
+
+def test_count_of_refuses_a_count_already_over():
+    with pytest.raises(MalformedError) as err:
+        count_of(cards("KH QS JD AC"))
+    assert err.value.field == "count_cards" and "30 at most, not 31" in str(err.value)

@@ -28,7 +28,8 @@ from hypothesis import strategies as st
 
 from service.core.cards import CARDS, Card
 from service.core.errors import IllegalError
-from service.core.play import AnyCard, Go, Play, PlayCard, peg_scores, replay, rule_on_go
+from service.core.go import rule_on_go
+from service.core.play import AnyCard, Go, Play, PlayCard, peg_scores, replay
 
 SETTINGS = settings(max_examples=200, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -36,12 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence, Union
 
-from .cards import CARDS, RANK, VALUE, Card, ensure_distinct
+from .cards import CARDS, VALUE, Card, ensure_distinct
 from .errors import IllegalError, MalformedError
+from .peg import MAX_COUNT, Score, peg_scores
 
 CARDS_FOR_THE_PLAY = 4
-MAX_COUNT = 31
-PAIR_POINTS = {2: ("pair", 2), 3: ("pair_royal", 6), 4: ("double_pair_royal", 12)}
 RENEGE_POINTS_PER_CARD = 2
 
 
@@ -85,16 +84,12 @@ Action = Union[PlayCard, Go]
 # Actions are immutable, so legal_actions hands out shared instances.
 _PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
 _GOS = tuple(Go(seat) for seat in range(4))
-
-
-class Score(NamedTuple):
-    """Points pegged by one seat for one reason; ``cards`` are those that made it.
-    A renege gives the number of cards that could have been played, never the cards."""
-
-    seat: int
-    kind: str
-    points: int
-    cards: tuple[Card, ...] = ()
+# _AFTER[players][seat]: the other seats clockwise from ``seat``, then ``seat``.
+_AFTER = {n: tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n)) for n in (2, 3, 4)}
+_NOBODY: frozenset[int] = frozenset()
+# NamedTuple's own __new__ is a Python function taking keywords; every field is
+# given here, so the tuple's own is enough and much cheaper.
+_new = tuple.__new__
 
 
 class PegEvent(NamedTuple):
@@ -135,39 +130,12 @@ def next_opponent(players: int, seat: int) -> int:
     return (seat + 1) % players
 
 
-def peg_scores(count_cards: Sequence[Card], seat: int, count: int | None = None) -> list[Score]:
-    """What the last card of ``count_cards`` scores for ``seat`` (no go point).
-
-    >>> [(s.kind, s.points) for s in peg_scores([Card.parse(c) for c in "3H 4D 3C 5S".split()], 0)]
-    [('fifteen', 2), ('run', 3)]
-    >>> [(s.kind, s.points) for s in peg_scores([Card.parse(c) for c in "6H 7D 7C 8S".split()], 0)]
-    []
-    """
-    out: list[Score] = []
-    if count is None:
-        count = sum(VALUE[c] for c in count_cards)
-    n = len(count_cards)
-    if count == 15:
-        out.append(Score(seat, "fifteen", 2, tuple(count_cards)))
-    elif count == MAX_COUNT:
-        out.append(Score(seat, "thirty_one", 2, tuple(count_cards)))
-    if n < 2:
-        return out
-    last = RANK[count_cards[-1]]
-    same = 1
-    while same < n and RANK[count_cards[-1 - same]] == last:
-        same += 1
-    if same > 1:
-        kind, pts = PAIR_POINTS[same]
-        out.append(Score(seat, kind, pts, tuple(count_cards[-same:])))
-    elif n >= 3:
-        # A run needs distinct ranks, so a pair on the last card rules it out.
-        for k in range(n, 2, -1):
-            ranks = {RANK[c] for c in count_cards[-k:]}
-            if len(ranks) == k and max(ranks) - min(ranks) == k - 1:
-                out.append(Score(seat, "run", k, tuple(count_cards[-k:])))
-                break
-    return out
+def _pegged(totals: tuple[int, ...], scores: Sequence[Score]) -> tuple[int, ...]:
+    """``totals`` with ``scores`` pegged."""
+    out = list(totals)
+    for s in scores:
+        out[s.seat] += s.points
+    return tuple(out)
 
 
 class Play(NamedTuple):
@@ -338,60 +306,65 @@ class Play(NamedTuple):
     def advance(self, action: Action) -> tuple[Play, PegEvent]:
         """:meth:`apply` for an action already checked."""
         seat = action.seat
-        held, left, played = self.held, self.left, self.played
-        passed, last = self.passed, self.last_player
+        players, held, left, passed, last = self.players, self.held, self.left, self.passed, self.last_player
         if type(action) is PlayCard:
             card = action.card
             count = self.count + VALUE[card]
             count_cards = self.count_cards + (card,)
             scores = peg_scores(count_cards, seat, count)
             if held is not None:
-                mine = held[seat]
-                i = mine.index(card)
-                held = held[:seat] + (mine[:i] + mine[i + 1:],) + held[seat + 1:]
-            left = left[:seat] + (left[seat] - 1,) + left[seat + 1:]
-            played = played + (card,)
+                mine = list(held[seat])
+                mine.remove(card)
+                rebuilt = list(held)
+                rebuilt[seat] = tuple(mine)
+                held = tuple(rebuilt)
+            counts = list(left)
+            counts[seat] -= 1
+            left = tuple(counts)
+            played = self.played + (card,)
             last = seat
         else:
-            count, count_cards = self.count, self.count_cards
+            count, count_cards, played = self.count, self.count_cards, self.played
             n = self.playable_now(seat)[1]
             scores = []
             if n:  # a renege: only possible under tournament rules
-                scores.append(Score(next_opponent(self.players, seat), "renege", renege_points(n)))
+                scores.append(Score(next_opponent(players, seat), "renege", renege_points(n)))
             passed = passed | {seat}
         # Whose turn: the next seat holding cards that has not said go.
-        players = self.players
         turn = None
-        reset = False
         if count < MAX_COUNT:
-            for i in range(1, players + 1):
-                s = (seat + i) % players
+            for s in _AFTER[players][seat]:
                 if left[s] and s not in passed:
                     turn = s
                     break
-        if turn is None:
-            # The count is over: 31, or nobody holding cards can play on.
-            reset = True
-            assert last is not None  # the leader can always play at 0
-            if count != MAX_COUNT:
-                scores.append(Score(last, "last_card" if not any(left) else "go", 1))
-            for i in range(1, players + 1):
-                s = (last + i) % players
-                if left[s]:
-                    turn = s
-                    break
         totals = self.scores
-        if scores:
-            totals = list(totals)
-            for s in scores:
-                totals[s.seat] += s.points
-            totals = tuple(totals)
-        if reset:
-            nxt = Play(players, turn, 0, (), frozenset(), None, held, left, played, totals, self.tournament)
-        else:
-            nxt = Play(players, turn, count, count_cards, passed, last, held, left, played, totals,
-                       self.tournament)
-        return nxt, PegEvent(action, count, tuple(scores), reset, turn is None)
+        if turn is not None:
+            if scores:
+                totals = _pegged(totals, scores)
+            return (_new(Play, (players, turn, count, count_cards, passed, last, held, left, played, totals,
+                                self.tournament)),
+                    _new(PegEvent, (action, count, tuple(scores), False, False)))
+        # The count is over: 31, or nobody holding cards can play on.
+        assert last is not None  # the leader can always play at 0
+        if count != MAX_COUNT:
+            scores.append(Score(last, "go" if any(left) else "last_card", 1))
+        for s in _AFTER[players][last]:
+            if left[s]:
+                turn = s
+                break
+        totals = _pegged(totals, scores)
+        return (_new(Play, (players, turn, 0, (), _NOBODY, None, held, left, played, totals, self.tournament)),
+                _new(PegEvent, (action, count, tuple(scores), True, turn is None)))
+
+    def check_complete(self) -> None:
+        """Raise :class:`IllegalError` unless every card has been laid: for
+        plays a caller says are the whole hand."""
+        if self.turn is not None:
+            raise IllegalError(
+                "the plays are said to be the whole hand, but "
+                + ", ".join(f"seat {s} still holds {n}" for s, n in enumerate(self.left) if n),
+                rule="hand_not_complete", legal=self.legal_actions(), field="plays",
+            )
 
     def team_scores(self) -> tuple[int, int] | None:
         """Points per partnership (seats 0+2, 1+3) with four players."""
@@ -412,42 +385,3 @@ def replay(play: Play, actions: Sequence[Action]) -> tuple[Play, list[PegEvent]]
             raise
         events.append(event)
     return play, events
-
-
-@dataclass(frozen=True, slots=True)
-class GoRuling:
-    """Whether a seat may say go, and what a renege would cost (ACC 7.3)."""
-
-    legal: bool
-    count: int
-    playable: tuple[Card, ...]
-    """The cards that could singly have been played instead."""
-    penalty: int
-    """Under tournament rules, points to the opponent for an illegal go; else 0."""
-
-
-def rule_on_go(count: int, held: Sequence[Card], tournament: bool = False) -> GoRuling:
-    """May a seat holding ``held`` say go at ``count``?
-
-    Go is legal only when every card held would take the count past 31.  Under
-    tournament rules an illegal go is a renege: 2 points to the opponent for each
-    card that could have been played.
-
-    >>> rule_on_go(25, [Card.parse("7H"), Card.parse("KS")])
-    GoRuling(legal=True, count=25, playable=(), penalty=0)
-    >>> r = rule_on_go(25, [Card.parse("6H"), Card.parse("AS")], tournament=True)
-    >>> r.legal, [str(c) for c in r.playable], r.penalty
-    (False, ['6H', 'AS'], 4)
-    """
-    if not 0 <= count < MAX_COUNT:
-        raise MalformedError(f"a count in progress is 0 to 30, not {count}", field="count")
-    if not 1 <= len(held) <= CARDS_FOR_THE_PLAY:
-        raise MalformedError(
-            "a seat asking about go holds 1 to 4 cards (a seat with none is skipped)",
-            field="hand",
-        )
-    ensure_distinct(held)
-    cards, n = Play(2, 0, count, (), held=(tuple(held), ()), tournament=tournament).playable_now(0)
-    # A go at the lead is refused outright, never a renege (docs/rules.md).
-    penalty = renege_points(n) if tournament and count else 0
-    return GoRuling(legal=not n, count=count, playable=tuple(cards), penalty=penalty)

@@ -335,11 +335,19 @@ def _suit_items(hand: Sequence[int], five: Sequence[Any], flush: int, nobs: Card
     return items
 
 
+_new = tuple.__new__
+
+
 def _items(hand: Sequence[int], starter: int, pattern: ShowPattern, flush: int,
            nobs: Card | None) -> tuple[ScoringItem, ...]:
-    five = [CARDS[c] for c in sorted((*hand, starter))]
-    items = [(kind, get(five), points) for kind, get, points in pattern.getters]
-    return tuple(map(_item, items + _suit_items(hand, five, flush, nobs, CARDS)))
+    five = sorted((*hand, starter))
+    if type(five[0]) is not Card or type(five[4]) is not Card:
+        five = [CARDS[c] for c in five]
+    # one C-level tuple per item: a scoring item is the hot path's one allocation
+    items = [_new(ScoringItem, (kind, get(five), points)) for kind, get, points in pattern.getters]
+    if flush or nobs is not None:
+        items += map(_item, _suit_items(hand, five, flush, nobs, CARDS))
+    return tuple(items)
 
 
 def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple[ScoringItem, ...]:

@@ -52,7 +52,7 @@ def game_action_from(a: dict[str, Any]) -> GameAction:
     if kind == "discard":
         return Discard(seat, tuple(a.get("cards", ())))
     if kind == "cut":
-        return Cut(seat, a.get("starter"))
+        return Cut(seat, a.get("starter"), a.get("claim"))
     if kind == "play":
         return PlayCard(seat, a["card"], a.get("claim"))
     if kind == "go":

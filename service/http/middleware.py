@@ -11,16 +11,17 @@ prints the figure: "middleware").
 * Request id: the request's own ``X-Request-ID`` when sane, else 32 random
   hex digits; set first, before anything can raise, and sent on every
   response, errors included.
-* Body: 413 for a body over ``limit`` bytes, with or without
-  Content-Length.  With ``Content-Length`` the header is checked before
-  anything is read.  Every body is then read here, whole, and handed on in
-  memory: one with a length exactly (a body shorter than its Content-Length
-  is 400, not a shorter document read as if complete), one without
-  (``Transfer-Encoding: chunked``) at most ``limit + 1`` bytes, handed on as
-  if it had had a length (falcon would otherwise read it as empty).  A body
-  that cannot be read (a bad chunk, cut short) is 400 and one that does not
-  arrive in time 408 (the worker's deadline, :mod:`.worker`): problems, not
-  the 500 the server's read error would be inside the app.
+* Body: 413 for a body over ``limit`` bytes (or the path's own in
+  ``limits``, e.g. the hands batch), with or without Content-Length.  With
+  ``Content-Length`` the header is checked before anything is read.  Every
+  body is then read here, whole, and handed on in memory: one with a length
+  exactly (a body shorter than its Content-Length is 400, not a shorter
+  document read as if complete), one without (``Transfer-Encoding:
+  chunked``) at most ``limit + 1`` bytes, handed on as if it had had a
+  length (falcon would otherwise read it as empty).  A body that cannot be
+  read (a bad chunk, cut short) is 400 and one that does not arrive in time
+  408 (the worker's deadline, :mod:`.worker`): problems, not the 500 the
+  server's read error would be inside the app.
 * Static files: only ``GET``, ``HEAD`` and ``OPTIONS`` (falcon's static
   route serves a file to any method): anything else is 405 with ``Allow``.
 * CORS: any origin, ``X-Request-ID`` exposed; falcon's own
@@ -58,8 +59,10 @@ class Edge:
     """Request id, body limit, CORS and metrics; see the module docstring."""
 
     def __init__(self, limit: int, *, collect_metrics: bool = True,
-                 static_prefixes: tuple[str, ...] = ("/docs/static",)) -> None:
+                 static_prefixes: tuple[str, ...] = ("/docs/static",),
+                 limits: dict[str, int] | None = None) -> None:
         self.limit = limit
+        self.limits = dict(limits or {})
         self.collect_metrics = collect_metrics
         self._cors = falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER])
         # Static routes have no uri_template; label them by prefix, not by file.
@@ -75,14 +78,15 @@ class Edge:
         else:
             context.request_id = new_request_id()
         length = env.get("CONTENT_LENGTH")
+        limit = self.limits.get(env.get("PATH_INFO"), self.limit) if self.limits else self.limit
         if length and length.isascii() and length.isdigit():
             size = int(length)
-            if size > self.limit:
-                raise self._too_large()
+            if size > limit:
+                raise self._too_large(limit)
             if size:
                 self._read_body(req, size)
         elif length or env.get("HTTP_TRANSFER_ENCODING"):
-            self._check_body(req)
+            self._check_body(req, limit)
         if env["REQUEST_METHOD"] not in _STATIC_METHODS and env["PATH_INFO"].startswith(self.static_prefixes):
             raise falcon.HTTPMethodNotAllowed(_STATIC_ALLOW)
 
@@ -109,8 +113,8 @@ class Edge:
 
     # -- the body limit, off the fast path ------------------------------------
 
-    def _too_large(self) -> ProblemError:
-        reason = f"the body may be at most {self.limit} bytes"
+    def _too_large(self, limit: int) -> ProblemError:
+        reason = f"the body may be at most {limit} bytes"
         return ProblemError(413, "content-too-large", "Content too large", reason,
                             errors=[{"field": "", "reason": reason}])
 
@@ -126,12 +130,12 @@ class Edge:
                                errors=[{"field": "", "reason": reason}])
         req.stream = req.env["wsgi.input"] = io.BytesIO(data)
 
-    def _check_body(self, req: falcon.Request) -> None:
+    def _check_body(self, req: falcon.Request, limit: int) -> None:
         """A Content-Length that is not plain digits, or a body without one."""
         length = req.content_length  # a bad header is falcon's 400
         if length is not None:
-            if length > self.limit:
-                raise self._too_large()
+            if length > limit:
+                raise self._too_large(limit)
             if length:
                 self._read_body(req, length)
             return
@@ -146,16 +150,16 @@ class Edge:
         chunks = []
         size = 0
         try:
-            while size <= self.limit:
-                chunk = req.stream.read(self.limit + 1 - size)
+            while size <= limit:
+                chunk = req.stream.read(limit + 1 - size)
                 if not chunk:
                     break
                 chunks.append(chunk)
                 size += len(chunk)
         except Exception as exc:
             raise _unreadable(exc) from None
-        if size > self.limit:
-            raise self._too_large()
+        if size > limit:
+            raise self._too_large(limit)
         data = b"".join(chunks)
         req.stream = req.env["wsgi.input"] = io.BytesIO(data)
         req.env["CONTENT_LENGTH"] = str(len(data))

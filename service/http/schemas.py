@@ -334,6 +334,38 @@ class HandScoreRequest(DistinctCardsSchema):
     crib = StrictBoolean(load_default=False)
 
 
+class HandClaimRequest(HandScoreRequest):
+    """``POST /v1/hands/score`` with a claim to judge: what the player announced,
+    muggins on or off, and who counted at a table of how many (the muggins
+    seat).  Only a body with one of these fields is loaded by this schema, so
+    the plain count keeps its lean path."""
+
+    claim = StrictInteger(validate=validate.Range(0, 29))
+    muggins = StrictBoolean(load_default=False)
+    players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
+    seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
+    tournament = StrictBoolean(load_default=False)
+    scores = fields.List(StrictInteger(validate=validate.Range(0, 120)), validate=validate.Length(2, 3))
+    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+
+    def check(self, data: dict[str, Any]) -> None:
+        players = data["players"]
+        if data["seat"] >= players:
+            raise ValidationError({"seat": [f"seat {data['seat']} is not at a {players}-player table"]})
+        scores = data.get("scores")
+        if scores is not None:
+            sides = 2 if players == 4 else players
+            if len(scores) != sides:
+                raise ValidationError({"scores": [f"a {players}-player game keeps {sides} scores, not {len(scores)}"]})
+            late = [i for i, v in enumerate(scores) if v >= data["target"]]
+            if late:
+                raise ValidationError({"scores": {late[0]: [f"the game is over at {data['target']}"]}})
+
+
+CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat", "tournament", "scores", "target"))
+"""The fields that make a hands/score body a judged claim."""
+
+
 def flatten_errors(messages: Any, path: tuple[Any, ...] = ()) -> list[dict[str, str]]:
     """marshmallow's nested error messages as ``[{"field": pointer, "reason": text}]``.
 

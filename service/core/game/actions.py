@@ -8,11 +8,14 @@ game in order.  One action a line::
     deal 0 8C9H4S6C4DKD.6D2STC3HKHAS/   with the cards: each seat's, seat 0 first, then the crib's
     discard 1 6D2S              seat 1 lays 6D and 2S away to the crib
     cut 1                       the pone cuts (with a client deck: ``cut 1 5H``)
+    cut 1 JH =0                 ... and the dealer pegged 0 of his heels before his first card
     play 0 5H                   seat 0 lays the five of hearts
     go 1                        seat 1 says go
     count 0                     seat 0 counts its hand (or the dealer the crib)
 
-``=N`` after any of play, go or count is the points the seat claims (muggins).
+``=N`` after any of play, go or count is the points the seat claims (muggins);
+after a cut, what the dealer pegged of his heels before he played a card
+(tournament rules, ACC 6.3.c).
 
 >>> parse_action("discard 1 6D2S")
 Discard(seat=1, cards=(Card.parse('6D'), Card.parse('2S')))
@@ -55,10 +58,13 @@ class Discard:
 @dataclass(frozen=True, slots=True)
 class Cut:
     """The pone cuts and the starter is turned; ``starter`` is given with a
-    client deck, and in a record."""
+    client deck, and in a record.  ``claim``: under tournament rules, what
+    the dealer pegged of his heels (a jack turned) before he played a card;
+    heels not pegged are forfeited (ACC 6.3.c)."""
 
     seat: int
     starter: Card | None = None
+    claim: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +109,7 @@ def notation(action: GameAction) -> str:
             text += f" {action.starter}"
     elif kind == "play":
         text += f" {action.card}"
-    if kind in ("play", "go", "count") and action.claim is not None:
+    if kind in ("play", "go", "count", "cut") and action.claim is not None:
         text += f" ={action.claim}"
     return text
 
@@ -139,8 +145,8 @@ def parse_action(text: str) -> GameAction:
     if len(words) < 2 or not (len(words[1]) == 1 and words[1] in "0123"):
         raise MalformedError(f"{text!r} is not an action: write the type, the seat and its cards")
     kind, seat, rest = words[0], int(words[1]), words[2:]
-    if claim is not None and kind not in ("play", "go", "count"):
-        raise MalformedError(f"{text!r}: only play, go and count carry a claim")
+    if claim is not None and kind not in ("play", "go", "count", "cut"):
+        raise MalformedError(f"{text!r}: only play, go, count and cut carry a claim")
     if kind == "deal" and len(rest) <= 1:
         if not rest:
             return Deal(seat)
@@ -155,7 +161,7 @@ def parse_action(text: str) -> GameAction:
         starter = _parse_cards(rest[0], text) if rest else ()
         if len(starter) > 1:
             raise MalformedError(f"{text!r}: the cut turns one starter")
-        return Cut(seat, starter[0] if starter else None)
+        return Cut(seat, starter[0] if starter else None, claim)
     if kind == "play" and len(rest) == 1:
         card = _parse_cards(rest[0], text)
         if len(card) != 1:

@@ -27,4 +27,5 @@ class GameEvent(NamedTuple):
 
     @property
     def points(self) -> int:
-        return sum(s.points for s in self.scores)
+        """What the event's scores add up to; a set back (ACC 8.4.b) counts minus."""
+        return sum(-s.points if s.kind == "set_back" else s.points for s in self.scores)

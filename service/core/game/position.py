@@ -25,9 +25,10 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
+from ..claims import false_claim_of_game, heels_pegged, judge
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
-from ..play import Go, Play, PlayCard, Score, next_opponent
+from ..play import Go, Play, PlayCard, Score
 from ..show import his_heels, show_items
 from .actions import Count, Cut, Deal, Discard, GameAction, action_type
 from .events import GameEvent
@@ -262,6 +263,12 @@ def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int],
             continue
         side = s.seat % 2 if o.players == 4 else s.seat
         front, back = pegs[side]
+        if s.kind == "set_back":  # ACC 8.4.b: both pegs go back, never below 0
+            new = front - s.points
+            pegs[side] = (new, min(back if moved >> side & 1 else front, new))
+            moved |= 1 << side
+            pegged.append(s)
+            continue
         pegs[side] = (front + s.points, back if moved >> side & 1 else front)
         moved |= 1 << side
         pegged.append(s)
@@ -270,22 +277,23 @@ def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int],
     return tuple(pegs), tuple(pegged), None
 
 
-def with_claim(players: int, seat: int, scores: Sequence[Score], claim: int | None) -> list[Score]:
-    """Muggins: a seat pegs what it claims (never more than it made); the
-    next opponent calls muggins and pegs what it missed."""
-    own = sum(s.points for s in scores if s.seat == seat)
-    if claim is None or claim >= own:
-        return list(scores)
-    out, left = [], claim
-    for s in scores:
-        if s.seat != seat:
-            out.append(s)
-            continue
-        take = min(left, s.points)
-        left -= take
-        if take:
-            out.append(s._replace(points=take))
-    out.append(Score(next_opponent(players, seat), "muggins", own - claim))
+def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, muggins: bool,
+             show: bool) -> list[Score]:
+    """A claim judged in a game; under tournament rules an over-claim into the
+    game hole is a false claim of game (ACC 8.4.b): the points made, the
+    points over-claimed up to the game hole to the next opponent, then the
+    offender set back 15."""
+    o = pos.options
+    ruling = judge(o.players, seat, scores, claim, muggins, show)
+    out = list(ruling.scores)
+    if o.tournament and ruling.verdict == "over":
+        side = o.side_of(seat)
+        before = pos.pegs[side][0] + sum(s.points for s in out if s.seat != seat and o.side_of(s.seat) == side)
+        false = false_claim_of_game(o.players, seat, before, ruling.made, ruling.counted, o.target)
+        if false is not None:
+            out += [Score(false.opponent, "false_claim_of_game", false.award)]
+            if false.set_back:
+                out.append(Score(seat, "set_back", false.set_back))
     return out
 
 
@@ -336,9 +344,9 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
         starter = a.starter
     else:
         starter = pos.cards[o.players * o.cards_dealt + o.dealt_to_crib]
-        a = Cut(a.seat, starter)
+        a = Cut(a.seat, starter, a.claim)
     pegs, scores, winner = pos.pegs, (), None
-    heels = his_heels(starter)
+    heels = heels_pegged(his_heels(starter), a.claim, o.tournament)  # ACC 6.3.c: forfeited if not pegged
     if heels:
         pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
     events = [GameEvent("starter", pos.deal, a.seat, (starter,), scores=scores)]
@@ -352,8 +360,10 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
 def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEvent], GameAction]:
     play, ev = pos.play.advance(a)  # checked by apply()
     scores = ev.scores
-    if pos.options.muggins_in_play and a.claim is not None:
-        scores = with_claim(pos.options.players, a.seat, scores, a.claim)
+    o = pos.options
+    if a.claim is not None and (o.muggins_in_play or o.tournament):
+        # muggins in the play, or (tournament rules, ACC 8.3) the claim stands
+        scores = _claimed(pos, a.seat, scores, a.claim, o.muggins_in_play, show=False)
     pegs, pegged, winner = _peg(pos, scores)
     kind = "play" if type(a) is PlayCard else "go"
     events = [GameEvent(kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count, None,
@@ -374,8 +384,9 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
     cards = pos.crib if is_crib else pos.hands[a.seat]
     seat = a.seat
     scores = [Score(seat, kind, points, used) for kind, used, points in show_items(cards, pos.starter, is_crib)]
-    if o.muggins:
-        scores = with_claim(o.players, a.seat, scores, a.claim)
+    if a.claim is not None and (o.muggins or o.tournament):
+        # muggins, or (tournament rules, ACC 8.3) the claim stands
+        scores = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True)
     pegs, pegged, winner = _peg(pos, scores)
     events = [GameEvent("count", pos.deal, a.seat, tuple(cards), what="crib" if is_crib else "hand",
                         scores=pegged)]

@@ -56,6 +56,7 @@ class DiscardAction(_ActionBase):
 
 class CutAction(_ActionBase):
     starter = CardField()
+    claim = StrictInteger(validate=validate.Range(0, 29))
 
 
 class PlayAction(_ActionBase):
@@ -338,6 +339,30 @@ class GameView(_GameResource):
                      seat_tokens=self.upgrade_tokens(state, was_v1))
 
 
+def replay_json(data: dict[str, Any], where: str = "record") -> tuple[GameState, list[tuple[int, ...]]]:
+    """Replay a record loaded by :class:`RecordSchema`; every error names ``<where>/...``."""
+    try:
+        options = GameOptions.from_json(data["options"])
+    except MalformedError as exc:
+        exc.field = f"{where}/{exc.field}"
+        raise
+    if data["first_dealer"] >= options.players:
+        raise MalformedError("the first dealer is a seat at the table", field=f"{where}/first_dealer")
+    actions = []
+    for i, text in enumerate(data["actions"]):
+        try:
+            actions.append(parse_action(text))
+        except MalformedError as exc:
+            raise MalformedError(exc.message, field=f"{where}/actions/{i}") from None
+    try:
+        return replay_record(options, data["first_dealer"], data["game_id"], actions)
+    except CribbageError as exc:
+        exc.field = f"{where}/{exc.field}"
+        if isinstance(exc, IllegalError):
+            exc.legal = [notation(a) for a in exc.legal]  # the record's own notation
+        raise
+
+
 class GameReplay:
     """Replay a whole game's record and verify it (no secret involved: a record is public)."""
 
@@ -345,26 +370,7 @@ class GameReplay:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))["record"]
-        try:
-            options = GameOptions.from_json(data["options"])
-        except MalformedError as exc:
-            exc.field = f"record/{exc.field}"
-            raise
-        if data["first_dealer"] >= options.players:
-            raise MalformedError("the first dealer is a seat at the table", field="record/first_dealer")
-        actions = []
-        for i, text in enumerate(data["actions"]):
-            try:
-                actions.append(parse_action(text))
-            except MalformedError as exc:
-                raise MalformedError(exc.message, field=f"record/actions/{i}") from None
-        try:
-            state, after = replay_record(options, data["first_dealer"], data["game_id"], actions)
-        except CribbageError as exc:
-            exc.field = f"record/{exc.field}"
-            if isinstance(exc, IllegalError):
-                exc.legal = [notation(a) for a in exc.legal]  # the record's own notation
-            raise
+        state, after = replay_json(data)
         resp.media = {
             "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
             "scores_after_deal": [list(s) for s in after],

@@ -1,13 +1,21 @@
-"""Operational endpoints: health, the OpenAPI document, Swagger UI, metrics."""
+"""Operational endpoints: health, readiness, version, the OpenAPI document, Swagger UI, metrics."""
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import subprocess
+import tomllib
+from importlib import metadata
 from pathlib import Path
 
 import falcon
+import orjson
 
 from .. import metrics
+from ..problems import ProblemError
+from ..readiness import LIFECYCLE, Lifecycle
 
 _SERVICE_DIR = Path(__file__).resolve().parents[2]
 
@@ -33,6 +41,102 @@ class Health:
         resp.data = self.BODY
         resp.content_type = falcon.MEDIA_JSON
         resp.cache_control = ["no-store"]
+
+
+class Ready:
+    """``GET /readyz``: this process should be sent requests (see :mod:`service.http.readiness`).
+
+    200 once the app is built and its request path warmed (warmed here on the
+    first call when no one did it before), 503 ``not-ready`` from the moment
+    the process starts shutting down.
+    """
+
+    def __init__(self, app: object, *, state: str, lifecycle: Lifecycle = LIFECYCLE) -> None:
+        self.app = app  # the WSGI app to warm up (itself)
+        self.state = state
+        self.lifecycle = lifecycle
+
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        lifecycle = self.lifecycle
+        if lifecycle.draining:
+            raise ProblemError(503, "not-ready", "Not ready",
+                               "this process is shutting down: it finishes the requests it has and "
+                               "takes no new ones; send requests to another replica",
+                               headers={"Cache-Control": "no-store"})
+        if not lifecycle.warm and not lifecycle.warm_up(self.app):
+            raise ProblemError(503, "not-ready", "Not ready",
+                               "the warm-up request was not answered 200; see the service's log",
+                               headers={"Cache-Control": "no-store"})
+        resp.data = orjson.dumps({"status": "ready", "checks": {
+            "openapi": "loaded", "state": self.state, "warm": True, "draining": False}})
+        resp.content_type = falcon.MEDIA_JSON
+        resp.cache_control = ["no-store"]
+
+
+_SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
+_REVISION = re.compile(r"[0-9a-f]{7,64}")
+
+
+def api_version(document: bytes) -> str:
+    """``info.version`` of the OpenAPI document (read without a YAML parser: the
+    document is hand-written, ``info:`` at the top level, ``version:`` two spaces in)."""
+    m = re.search(rb"(?m)^info:[ \t]*\r?\n(?:(?:[ \t]{3,}.*|[ \t]{2}(?!version:).*|[ \t]*)\r?\n)*"
+                  rb"[ \t]{2}version:[ \t]*[\"']?([^\"'\s#]+)", document)
+    if m is None:
+        raise RuntimeError("the OpenAPI document has no info.version")
+    return m.group(1).decode()
+
+
+@functools.lru_cache(maxsize=1)
+def service_version() -> str:
+    """The project's version: ``pyproject.toml`` next to the package (a checkout, the
+    image), else the installed distribution's metadata."""
+    pyproject = _SERVICE_DIR.parent / "pyproject.toml"
+    try:
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return metadata.version("cribbage-service")
+
+
+@functools.lru_cache(maxsize=1)
+def git_revision() -> str | None:
+    """The source's git commit: ``$CRIBBAGE_GIT_REVISION`` (the image sets it at build
+    time), else ``git rev-parse HEAD`` in a checkout, else ``None``.  Only a hex
+    commit id is reported."""
+    given = os.environ.get("CRIBBAGE_GIT_REVISION", "").strip().lower()
+    if given:
+        return given if _REVISION.fullmatch(given) else None
+    root = _SERVICE_DIR.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=5, check=False).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out if _REVISION.fullmatch(out) else None
+
+
+class Version:
+    """``GET /version``: the service's version, the API's (``info.version`` of
+    openapi.yaml, semantic versioning), the OpenAPI version and the git revision."""
+
+    def __init__(self, document: bytes) -> None:
+        api = api_version(document)
+        if not _SEMVER.fullmatch(api):
+            raise RuntimeError(f"info.version {api!r} of the OpenAPI document is not a semantic version")
+        spec = re.search(rb"(?m)^openapi:[ \t]*[\"']?([0-9.]+)", document)
+        self.data = orjson.dumps({
+            "service": service_version(),
+            "api": api,
+            "openapi": spec.group(1).decode() if spec else None,
+            "revision": git_revision(),
+        })
+
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        resp.data = self.data
+        resp.content_type = falcon.MEDIA_JSON
+        resp.cache_control = ["no-cache"]
 
 
 class OpenAPIDocument:

@@ -6,6 +6,13 @@ breaks a rule stops the adjudication with a 422 problem naming the entry
 actions at that point, in the notation of ``plays``.  The one exception is a
 renege under tournament rules, which the rules themselves score (2 points a
 playable card to the opponent), so it is an event, not an error.
+
+An entry may carry a ``claim``: the points the seat pegged for that card or
+go.  Its event then carries the ruling (:func:`~service.core.claims.judge`:
+correct, under or over) and scores what the table pegs: an under-claim
+stands (the rest is lost) or, with ``muggins`` (muggins in the play), the
+next opponent takes what was missed; an over-claim is corrected.  The
+totals are what was pegged.
 """
 
 from __future__ import annotations
@@ -17,12 +24,14 @@ import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
-from service.core.errors import IllegalError, MalformedError
-from service.core.play import Go, Play, PlayCard, replay, rule_on_go
+from service.core.claims import judge
+from service.core.go import count_of, rule_on_go
+from service.core.play import Go, Play, PlayCard, replay
 
 from ..actions import action_json
 from ..media import read_json_object
 from ..schemas import ArrayOf, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
+from .hands import ruling_json
 
 MAX_PLAYS = 64
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4))
@@ -38,6 +47,7 @@ class PlayEntries(fields.Field):
     :meth:`_entry`, which names every error (``/plays/3/card``)."""
 
     _seat = StrictInteger(required=True, validate=validate.Range(0, 3))
+    _claim = StrictInteger(validate=validate.Range(0, 29))
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         if type(value) is list and len(value) <= MAX_PLAYS:
@@ -80,8 +90,9 @@ class PlayEntries(fields.Field):
     def _entry(self, entry: Any) -> PlayCard | Go:
         if not isinstance(entry, dict):
             raise ValidationError("expected a JSON object")
-        errors: dict[str, Any] = {key: ["unknown field"] for key in entry if key not in ("seat", "card", "go")}
-        seat = card = None
+        errors: dict[str, Any] = {key: ["unknown field"] for key in entry
+                                  if key not in ("seat", "card", "go", "claim")}
+        seat = card = claim = None
         try:
             seat = self._seat.deserialize(entry.get("seat", missing))
         except ValidationError as err:
@@ -91,12 +102,19 @@ class PlayEntries(fields.Field):
                 card = card_of(entry["card"])
             except ValidationError as err:
                 errors["card"] = err.messages
+        if "claim" in entry:
+            try:
+                claim = self._claim.deserialize(entry["claim"])
+            except ValidationError as err:
+                errors["claim"] = err.messages
         if "go" in entry and entry["go"] is not True:
             errors["go"] = ['"go" is true when given' if entry["go"] is False else "expected true or false"]
         if not errors and ("card" in entry) == ("go" in entry):
             errors["_schema"] = ['an entry has either a card or "go": true']
         if errors:
             raise ValidationError(errors)
+        if claim is not None:
+            return PlayCard(seat, card, claim) if card is not None else Go(seat, claim)
         return _PLAYS[seat][card] if card is not None else _GOS[seat]
 
 
@@ -108,6 +126,8 @@ class PeggingScoreRequest(DistinctCardsSchema):
     hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
     complete = StrictBoolean(load_default=False)
     tournament = StrictBoolean(load_default=False)
+    muggins = StrictBoolean(load_default=False)
+    """Muggins in the play: the next opponent takes the points a claim missed."""
 
 
 class GoRequest(DistinctCardsSchema):
@@ -129,17 +149,45 @@ def score_json(s: Any) -> dict[str, Any]:
     return out
 
 
-def _event_json(index: int, event: Any) -> dict[str, Any]:
-    action, scores = event.action, event.scores
+def _played_item(s: Any) -> dict[str, Any]:
+    """A missed item of the play: its kind, its cards as played, its points."""
+    return {"kind": s.kind, "cards": [_NAMES[c] for c in s.cards], "points": s.points}
+
+
+def _event_json(index: int, event: Any, scores: Any = None, ruling: Any = None) -> dict[str, Any]:
+    action = event.action
+    if scores is None:
+        scores = event.scores
     if scores:
         points, scored = sum(s.points for s in scores), [score_json(s) for s in scores]
     else:
         points, scored = 0, []
     if type(action) is PlayCard:
-        return {"index": index, "seat": action.seat, "card": _NAMES[action.card], "count": event.count,
-                "points": points, "scores": scored, "reset": event.reset}
-    return {"index": index, "seat": action.seat, "go": True, "count": event.count,
-            "points": points, "scores": scored, "reset": event.reset}
+        out = {"index": index, "seat": action.seat, "card": _NAMES[action.card], "count": event.count,
+               "points": points, "scores": scored, "reset": event.reset}
+    else:
+        out = {"index": index, "seat": action.seat, "go": True, "count": event.count,
+               "points": points, "scores": scored, "reset": event.reset}
+    if ruling is not None:
+        out["claim"] = ruling_json(ruling, _played_item)
+    return out
+
+
+def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int]) -> list[dict[str, Any]]:
+    """The events as JSON, each claim judged; ``totals`` (per seat) become what was pegged."""
+    out = []
+    for i, e in enumerate(events):
+        claim = e.action.claim
+        if claim is None:
+            out.append(_event_json(i, e))
+            continue
+        ruling = judge(players, e.action.seat, e.scores, claim, muggins, show=False)
+        for s in e.scores:
+            totals[s.seat] -= s.points
+        for s in ruling.scores:
+            totals[s.seat] += s.points
+        out.append(_event_json(i, e, ruling.scores, ruling))
+    return out
 
 
 class PeggingScore:
@@ -151,19 +199,20 @@ class PeggingScore:
         # The core checks the table: the pone and every entry's seat at it, a hand per seat.
         play = Play.start(players, pone, data.get("hands"), tournament=data["tournament"])
         play, events = replay(play, data["plays"])
-        if data["complete"] and not play.hand_over:
-            raise IllegalError(
-                "the plays are said to be the whole hand, but "
-                + ", ".join(f"seat {s} still holds {n}" for s, n in enumerate(play.left) if n),
-                rule="hand_not_complete", legal=play.legal_actions(), field="plays",
-            )
-        team = play.team_scores()
+        if data["complete"]:
+            play.check_complete()
+        totals = list(play.scores)
+        if any(a.claim is not None for a in data["plays"]):
+            scored = judged_events(players, events, data["muggins"], totals)
+        else:
+            scored = [_event_json(i, e) for i, e in enumerate(events)]
+        team = [totals[0] + totals[2], totals[1] + totals[3]] if players == 4 else None
         resp.data = orjson.dumps({
             "players": players,
             "pone": pone,
-            "events": [_event_json(i, e) for i, e in enumerate(events)],
-            "totals": list(play.scores),
-            "partnerships": list(team) if team else None,
+            "events": scored,
+            "totals": totals,
+            "partnerships": team,
             "hand_over": play.hand_over,
             "next": {
                 "seat": play.turn,
@@ -180,15 +229,7 @@ class PeggingGo:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        if "count_cards" in data:
-            count = sum(c.value for c in data["count_cards"])
-            if count > 30:
-                raise MalformedError(
-                    f"the cards of a count in progress add up to 30 at most, not {count}",
-                    field="count_cards",
-                )
-        else:
-            count = data["count"]
+        count = count_of(data["count_cards"]) if "count_cards" in data else data["count"]
         ruling = rule_on_go(count, data["hand"], tournament=data["tournament"])
         resp.data = orjson.dumps({
             "legal": ruling.legal,

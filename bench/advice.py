@@ -1,0 +1,214 @@
+"""Advice and bots, for ``make bench`` (section ``advice``): the discard
+advisor in-process (ms per 6-card and 5-card deal, each model), the pegging
+advisor's CPU time a request in-process, the latency of both
+over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
+127.0.0.1), the pegging advisor's latency with its default budget, and the
+strong bot against the greedy one over seeded 2-player games (win rate with
+its 95 % Wilson interval, mean points a hand pegged and counted by each side).
+
+Environment: BENCH_BOT_GAMES (games of the match, default 2000),
+BENCH_ADVICE_DEALS (in-process deals per line, default 400).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import math
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+from service.advice import bot
+from service.advice.discards import analyse_discards
+from service.advice.pegging import advise, knowledge
+from service.core.cards import CARDS
+from service.core.game import apply_action, new_game
+from service.core.options import GameOptions
+from service.core.play import Play
+
+from . import harness
+
+DEALS = int(os.environ.get("BENCH_ADVICE_DEALS", "400"))
+BOT_GAMES = int(os.environ.get("BENCH_BOT_GAMES", "2000"))
+
+
+def _deals(n: int, dealt: int, seed: str) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [rng.sample(CARDS, dealt) for _ in range(n)]
+
+
+def discards_in_process() -> None:
+    print("-- discards in-process (CPU ms a deal, process time: the mean over the deals, best of 3 rounds) --",
+          flush=True)
+    for dealt, players in ((6, 2), (5, 2), (5, 3), (5, 4)):
+        deals = _deals(DEALS, dealt, f"bench-discards-{dealt}-{players}")
+        for model in ("random", "tuned"):
+            best = math.inf
+            for _ in range(3):
+                t = time.process_time()
+                for i, d in enumerate(deals):
+                    analyse_discards(d, players, bool(i & 1), model=model)
+                best = min(best, (time.process_time() - t) / len(deals))
+            print(f"  {dealt}-card deal, {players} players, {model:<6}: {best * 1000:6.2f} ms"
+                  f"{'   (target <= 10 ms a 6-card deal)' if dealt == 6 and model == 'random' else ''}", flush=True)
+
+
+def pegging_in_process() -> None:
+    print("-- pegging advice in-process, default budget (CPU ms a request, process time: steady under load) --",
+          flush=True)
+    for players, n in ((2, 100), (3, 40), (4, 20)):
+        cpu, samples = [], []
+        for body in _advise_positions(n, players, f"bench-advise-{players}"):
+            from service.core.cards import Card
+            from service.core.play import Go, PlayCard
+            plays = [PlayCard(e["seat"], Card.parse(e["card"])) if "card" in e else Go(e["seat"]) for e in body["plays"]]
+            t = time.process_time()
+            k = knowledge(players, body["pone"], body["seat"], [Card.parse(c) for c in body["hand"]], plays,
+                          (Card.parse(body["starter"]),))
+            samples.append(advise(k).samples)
+            cpu.append(time.process_time() - t)
+        print(f"  {players} players: p50 {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU"
+              f"  ({len(cpu)} positions, median {statistics.median(samples):.0f} deals)"
+              + ("   (target <= 100 ms)" if players == 2 else ""), flush=True)
+
+
+def _pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def _timed_posts(port: int, path: str, bodies: list[dict[str, Any]]) -> list[float]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    out = []
+    try:
+        for body in bodies:
+            raw = json.dumps(body).encode()
+            t = time.perf_counter()
+            conn.request("POST", path, raw, {"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            resp.read()
+            out.append(time.perf_counter() - t)
+            if resp.status != 200:
+                raise RuntimeError(f"{path}: {resp.status}")
+    finally:
+        conn.close()
+    return out
+
+
+def _advise_positions(n: int, players: int, seed: str) -> list[dict[str, Any]]:
+    """Random positions of the play (a few plays in) for the seat to act, as request bodies."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        deck = rng.sample(CARDS, 4 * players + 1)
+        hands = [deck[4 * s:4 * s + 4] for s in range(players)]
+        pone = rng.randrange(players)
+        play = Play.start(players, pone, hands)
+        plays = []
+        for _ in range(rng.randrange(0, 2 * players)):
+            a = rng.choice(play.legal_actions())
+            play, _ = play.apply(a)
+            plays.append({"seat": a.seat, "card": str(a.card)} if hasattr(a, "card") else {"seat": a.seat, "go": True})
+            if play.hand_over:
+                break
+        if play.hand_over:
+            continue
+        out.append({"players": players, "pone": pone, "seat": play.turn, "hand": [str(c) for c in hands[play.turn]],
+                    "plays": plays, "starter": str(deck[-1])})
+    return out
+
+
+def over_http() -> None:
+    print("-- over HTTP: sequential keep-alive requests to gunicorn (gunicorn.conf.py) on 127.0.0.1 --", flush=True)
+    discard_bodies = [{"cards": [str(c) for c in d], "dealer": bool(i & 1)}
+                      for i, d in enumerate(_deals(300, 6, "bench-http-discards"))]
+    five = [{"cards": [str(c) for c in d], "players": 3, "dealer": bool(i & 1)}
+            for i, d in enumerate(_deals(200, 5, "bench-http-discards-5"))]
+    with harness.running(harness.SERVICE_APP) as (port,):
+        _timed_posts(port, "/v1/discards", discard_bodies[:30])  # warm both workers
+        _timed_posts(port, "/v1/pegging/advise", _advise_positions(10, 2, "bench-advise-warm"))
+        for label, path, bodies in (("POST /v1/discards, 6 cards (tuned)", "/v1/discards", discard_bodies),
+                                    ("POST /v1/discards, 5 cards, 3 players", "/v1/discards", five),
+                                    ("POST /v1/pegging/advise, 2 players, default budget", "/v1/pegging/advise",
+                                     _advise_positions(100, 2, "bench-advise-2")),
+                                    ("POST /v1/pegging/advise, 3 players, default budget", "/v1/pegging/advise",
+                                     _advise_positions(40, 3, "bench-advise-3")),
+                                    ("POST /v1/pegging/advise, 4 players, default budget", "/v1/pegging/advise",
+                                     _advise_positions(20, 4, "bench-advise-4"))):
+            times = _timed_posts(port, path, bodies)
+            print(f"  {label:<52} p50 {_pct(times, 50) * 1000:7.1f} ms  p99 {_pct(times, 99) * 1000:7.1f} ms"
+                  f"  ({len(times)} requests)"
+                  + ("   (target p99 <= 25 ms)" if path == "/v1/discards" and "6 cards" in label else "")
+                  + ("   (target <= 100 ms)" if "2 players" in label else ""), flush=True)
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion."""
+    if not n:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return centre - half, centre + half
+
+
+def play_match(games: int, seed: str = "bench-bot", progress: bool = True) -> dict[str, Any]:
+    """``strong`` against ``greedy`` over ``games`` seeded 2-player games to 121, seats alternating."""
+    wins = 0
+    pegged = {"strong": 0, "greedy": 0}
+    counted = {"strong": 0, "greedy": 0}
+    hands = {"strong": 0, "greedy": 0}
+    t0 = time.perf_counter()
+    for g in range(games):
+        strong_seat = g % 2
+        level = {strong_seat: "strong", 1 - strong_seat: "greedy"}
+        state, _ = new_game(GameOptions(deck="seeded", seed=f"{seed}-{g}"), dealer=(g // 2) % 2)
+        while state.phase != "over":
+            seat = state.to_act()[0]
+            s = bot.suggest(bot.seat_view(state, seat), level[seat])
+            if state.phase == "deal":
+                for side in (0, 1):
+                    hands[level[side]] += 1
+            state, events = apply_action(state, s.action)
+            for e in events:
+                for sc in e.scores:
+                    if e.type in ("play", "go"):
+                        pegged[level[sc.seat]] += sc.points
+                    elif e.type == "count":
+                        counted[level[sc.seat]] += sc.points
+        wins += state.position.winner == strong_seat
+        if progress and (g + 1) % max(1, games // 10) == 0:
+            lo, hi = wilson(wins, g + 1)
+            print(f"    {g + 1} games: strong wins {wins / (g + 1):.3f} [{lo:.3f}, {hi:.3f}]"
+                  f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+    lo, hi = wilson(wins, games)
+    return {"games": games, "wins": wins, "rate": wins / games, "interval": (lo, hi),
+            "pegged": {k: pegged[k] / max(1, hands[k]) for k in pegged},
+            "counted": {k: counted[k] / max(1, hands[k]) for k in counted},
+            "seconds": time.perf_counter() - t0}
+
+
+def bot_match() -> None:
+    print(f"-- the strong bot against the greedy one: {BOT_GAMES} seeded 2-player games to 121, seats and first"
+          " dealer alternating (BENCH_BOT_GAMES) --", flush=True)
+    r = play_match(BOT_GAMES)
+    lo, hi = r["interval"]
+    print(f"  strong wins {r['wins']} of {r['games']}: {r['rate']:.3f}, 95 % interval [{lo:.3f}, {hi:.3f}]"
+          f"   (target >= 0.55, the interval above 0.5)")
+    for side in ("strong", "greedy"):
+        print(f"  {side:<6}: pegged {r['pegged'][side]:.2f} and counted {r['counted'][side]:.2f} points a hand"
+              " (counted: its hand, and its crib when it deals)")
+    print(f"  ({r['seconds']:.0f} s)", flush=True)
+
+
+def run() -> None:
+    print("== advice and bots ==", flush=True)
+    for part in (discards_in_process, pegging_in_process, over_http, bot_match):
+        try:
+            part()
+        except Exception as exc:  # one part failing does not hide the others
+            print(f"  {part.__name__} failed: {type(exc).__name__}: {exc}", flush=True)

@@ -1,0 +1,14 @@
+"""Advice and a computer opponent, beside the rules core and built on it.
+
+* :mod:`.discards` -- every discard choice of a deal, best first: the exact
+  hand distribution over the starter and the crib under an opponent model
+  (``random``: exact; ``tuned``: :mod:`.crib_table`);
+* :mod:`.crib_table` -- the tuned crib values shipped as data, and the
+  best-response iteration (:mod:`.tune`) that computes them;
+* :mod:`.pegging` -- the double-dummy solver of the rest of a play and the
+  perfect-information Monte Carlo advisor built on it;
+* :mod:`.bot` -- the action a seat's bot takes, decided from that seat's own
+  view only.
+
+Nothing here knows HTTP or JSON.
+"""

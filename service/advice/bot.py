@@ -1,0 +1,160 @@
+"""A computer opponent: the action one seat's bot takes, decided from that seat's view only.
+
+:func:`seat_view` takes from a game state exactly what the seat may see (its
+cards as dealt and kept, its own discards, the starter once turned, the
+public play so far); :func:`suggest` decides from that :class:`SeatView`
+alone, so the bot cannot use a card it could not see (the test swaps the
+other seats' hidden cards and gets the same answer).
+
+Levels:
+
+* ``greedy``: the discard that keeps the best hand on average (the crib
+  ignored), the play that scores most now (the highest card on a tie);
+* ``strong``: the discard advisor (``tuned`` crib model) and the pegging
+  advisor (perfect-information Monte Carlo over double-dummy solves).
+
+Deal and cut are the only action there is; a count of its own hand claims
+its true score (a crib is counted without a claim, which pegs its true score:
+the crib is not the seat's to see before it is turned).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.core.cards import Card
+from service.core.errors import IllegalError
+from service.core.game import Count, Cut, Deal, Discard, GameState, can
+from service.core.play import Go, Play, PlayCard
+from service.core.show import show_total
+
+from .discards import analyse_discards
+from .pegging import SeatKnowledge, advise, greedy_action
+
+LEVELS = ("greedy", "strong")
+BOT_SAMPLES = None
+"""The strong bot's pegging deals: as many as :data:`BOT_NODE_BUDGET` allows."""
+BOT_NODE_BUDGET = 3_000
+"""Positions the strong bot searches a play (about 15-20 ms here): a quarter
+of the advice endpoint's default, so that a whole game costs about a second."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat sees of the deal in progress."""
+
+    seat: int
+    players: int
+    phase: str
+    dealer: int
+    pone: int
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    """As dealt before its discard; the four kept after it."""
+    discards: tuple[Card, ...]
+    starter: Card | None
+    plays: tuple[PlayCard | Go, ...]
+    """The play so far (public)."""
+    tournament: bool
+    five_and_two: bool
+    counting_crib: bool
+    deck_client: bool
+    state_key: str
+    """The game id and sequence number (seeds the advisor, reveals nothing)."""
+
+
+def seat_view(state: GameState, seat: int) -> SeatView:
+    pos = state.position
+    plays = tuple(a for a in state.actions if type(a) in (PlayCard, Go))
+    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), tuple(pos.hands[seat]),
+                    tuple(pos.discards[seat]), pos.starter, plays, state.options.tournament,
+                    state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
+                    f"{state.game_id}/{state.seq}")
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    action: Any
+    level: str
+    reason: dict[str, Any]
+
+
+def _own_crib(v: SeatView) -> bool:
+    """Whether the crib is the seat's side's: it deals, or (4 players) its partner does."""
+    return v.seat == v.dealer or (v.players == 4 and v.seat % 2 == v.dealer % 2)
+
+
+def suggest(v: SeatView, level: str = "strong") -> Suggestion:
+    """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take."""
+    if v.seat not in v.to_act:
+        waiting = ("the game is over" if not v.to_act
+                   else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
+        raise IllegalError(f"seat {v.seat} has nothing to do now (phase {v.phase}); {waiting}",
+                           rule="out_of_turn", field="seat")
+    if v.phase == "deal":
+        if v.deck_client:
+            raise IllegalError("with a client deck the table deals the cards, not a bot", rule="cards_required",
+                               field="state")
+        return Suggestion(Deal(v.seat), level, {"phase": "deal"})
+    if v.phase == "cut":
+        if v.deck_client:
+            raise IllegalError("with a client deck the table turns the starter, not a bot", rule="cards_required",
+                               field="state")
+        return Suggestion(Cut(v.seat), level, {"phase": "cut"})
+    if v.phase == "discard":
+        return _discard(v, level)
+    if v.phase == "play":
+        return _play(v, level)
+    # the show
+    if v.counting_crib:
+        return Suggestion(Count(v.seat), level, {"phase": "show", "counting": "crib"})
+    total = show_total(v.hand, v.starter)
+    return Suggestion(Count(v.seat, claim=total), level, {"phase": "show", "counting": "hand", "points": total})
+
+
+def _discard(v: SeatView, level: str) -> Suggestion:
+    own = _own_crib(v)
+    if level == "greedy":
+        analysis = analyse_discards(v.hand, v.players, own, model="random")
+        best = max(analysis.choices, key=lambda ch: ch.hand.mean)
+        return Suggestion(Discard(v.seat, best.discard), level,
+                          {"phase": "discard", "hand_mean": best.hand.mean, "crib": "ignored"})
+    analysis = analyse_discards(v.hand, v.players, own, model="tuned")
+    best = analysis.choices[0]
+    return Suggestion(Discard(v.seat, best.discard), level,
+                      {"phase": "discard", "model": analysis.model, "own_crib": own, "hand_mean": best.hand.mean,
+                       "crib_mean": best.crib, "net": best.net,
+                       "runner_up_net": analysis.choices[1].net if len(analysis.choices) > 1 else None})
+
+
+def _play(v: SeatView, level: str) -> Suggestion:
+    play = Play.start(v.players, v.pone, tournament=v.tournament)
+    limits = [0] * v.players
+    for a in v.plays:
+        if type(a) is Go:
+            limits[a.seat] = max(limits[a.seat], 31 - play.count)
+        play, _ = play.advance(a)
+    held = tuple(c for c in v.hand if c not in play.played)
+    legal = [a for a in play._replace(held=tuple(held if s == v.seat else () for s in range(v.players)))
+             .legal_actions() if a.seat == v.seat] if not v.tournament else []
+    if len(legal) == 1:  # forced: one card that fits, or go
+        return Suggestion(legal[0], level, {"phase": "play", "forced": True})
+    if level == "greedy":
+        action, pts = greedy_action(play, v.seat, held)
+        return Suggestion(action, level, {"phase": "play", "points_now": pts})
+    seen = (*v.discards, *((v.starter,) if v.starter is not None else ()))
+    k = SeatKnowledge(play, v.seat, v.hand, seen, tuple(limits))
+    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=BOT_NODE_BUDGET)
+    options = advice.options
+    best = options[0]
+    return Suggestion(best.action, level, {
+        "phase": "play", "samples": advice.samples,
+        "choices": [{"action": o.action, "own": o.own, "others": o.others, "net": o.net} for o in options]})
+
+
+def suggest_checked(state: GameState, seat: int, level: str = "strong") -> Suggestion:
+    """:func:`suggest` from ``seat``'s view, and the rules' word that the action is legal."""
+    s = suggest(seat_view(state, seat), level)
+    assert can(state.position, s.action), (s.action, state.position.phase)
+    return s

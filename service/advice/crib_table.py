@@ -1,0 +1,50 @@
+"""The ``tuned`` opponent model: expected crib values by the thrown ranks.
+
+Shipped as data (``data/tuned_crib.json``), computed offline by
+:mod:`service.advice.tune`, which iterates best responses (every seat
+discards to maximise its expected net: hand plus or minus crib, the crib
+valued by the current table) until the table stops changing.  A throw's
+class is its ranks, ascending, and for two cards whether they share a suit
+(``"5-6s"``, ``"5-6o"``, ``"5-5"``); one card is its rank (``"5"``).  Each
+deal (``two``: 2 players, 6 cards; ``five_and_two``; ``three``; ``four``)
+has a table for the seat's side's own crib and one for an opponent's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from service.core.cards import RANK, RANK_SYMBOLS
+
+DATA = Path(__file__).with_name("data") / "tuned_crib.json"
+
+
+def throw_class(throw: Sequence[int]) -> str:
+    """The class of a throw in the table: ``"5-6s"`` (suited), ``"5-6o"``, ``"5-5"``, ``"5"``.
+
+    >>> from service.core.cards import parse_cards
+    >>> throw_class(parse_cards(["6H", "5H"])), throw_class(parse_cards(["KD", "KS"])), throw_class(parse_cards(["TC"]))
+    ('5-6s', 'K-K', 'T')
+    """
+    if len(throw) == 1:
+        return RANK_SYMBOLS[RANK[throw[0]] - 1]
+    a, b = sorted(throw, key=lambda c: RANK[c])
+    text = f"{RANK_SYMBOLS[RANK[a] - 1]}-{RANK_SYMBOLS[RANK[b] - 1]}"
+    if RANK[a] == RANK[b]:
+        return text
+    return text + ("s" if a & 3 == b & 3 else "o")
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Any]:
+    """The shipped document: ``tables[mode]["own" | "opponent"][class]`` and how it was made."""
+    return json.loads(DATA.read_text())
+
+
+def crib_value(mode: str, own: bool, throw: Sequence[int]) -> float:
+    """The tuned expected crib for ``throw`` in a deal of ``mode``."""
+    return table()["tables"][mode]["own" if own else "opponent"][throw_class(throw)]

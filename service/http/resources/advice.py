@@ -1,0 +1,189 @@
+"""``POST /v1/discards``, ``POST /v1/pegging/advise``, ``POST /v1/games/suggest``: advice and a bot.
+
+Thin: validate, call :mod:`service.advice`, serialise.  The suggestion reads
+the game state exactly as ``/v1/games/advance`` does (the same
+:class:`~.games.StateReader`, the same seat rules: in sealed mode a seat
+token, and a seat may ask only for itself) and the bot decides from the
+seat's own view, in plain mode too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import falcon
+import orjson
+from marshmallow import ValidationError, fields, validate
+
+from service.advice import bot
+from service.advice.discards import MODELS, analyse_discards
+from service.advice.pegging import advise, knowledge, solve_known
+from service.core.errors import IllegalError, MalformedError
+from service.core.game.views import action_json as game_action_json
+from service.core.play import Go, Play, PlayCard
+
+from ..actions import action_json
+from ..actions import game_action_json as game_action_json_plain
+from ..media import read_json_object
+from ..schemas import (
+    ArrayOf,
+    CardField,
+    Cards,
+    DistinctCardsSchema,
+    StrictBoolean,
+    StrictInteger,
+    StrictSchema,
+    load,
+)
+from .games import SEAT_TOKEN, StateField, _GameResource, forbidden
+from .pegging import PlayEntries
+
+MAX_SAMPLES = 200
+MAX_SEED = 2**31 - 1
+
+
+class DiscardsRequest(DistinctCardsSchema):
+    distinct_fields = ("cards", "known")
+    cards = Cards(5, 6, what="a seat's deal", required=True)
+    players = StrictInteger(load_default=2, validate=validate.OneOf([2, 3, 4]))
+    dealer = StrictBoolean(required=True)
+    partner_deals = StrictBoolean(load_default=False)
+    known = Cards(0, 40, what="the known cards", load_default=())
+    model = fields.String(load_default="tuned", validate=validate.OneOf(MODELS))
+
+    def check(self, data: dict[str, Any]) -> None:
+        if data["partner_deals"] and (data["players"] != 4 or data["dealer"]):
+            raise ValidationError({"partner_deals": ["a partner deals only with 4 players, when the seat does not"]})
+
+
+def _choice_json(ch: Any) -> dict[str, Any]:
+    return {"discard": [str(c) for c in ch.discard], "keep": [str(c) for c in ch.keep],
+            "hand": {"mean": ch.hand.mean, "min": ch.hand.min, "max": ch.hand.max,
+                     "counts": [{"points": p, "starters": n} for p, n in ch.hand.counts]},
+            "crib": {"mean": ch.crib}, "net": ch.net}
+
+
+class Discards:
+    _schema = DiscardsRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        own = data["dealer"] or data["partner_deals"]
+        a = analyse_discards(data["cards"], data["players"], own, data["known"], data["model"])
+        resp.data = orjson.dumps({"model": a.model, "players": a.players, "dealer": data["dealer"],
+                                  "own_crib": own, "unseen": a.unseen,
+                                  "choices": [_choice_json(ch) for ch in a.choices]})
+        resp.content_type = falcon.MEDIA_JSON
+
+
+class AdviseRequest(DistinctCardsSchema):
+    distinct_fields = ("hand", "discards", "starter", "known")
+    players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
+    pone = StrictInteger(required=True, validate=validate.Range(0, 3))
+    seat = StrictInteger(required=True, validate=validate.Range(0, 3))
+    hand = Cards(4, what="the seat's four cards for the play", required=True)
+    plays = PlayEntries(load_default=list)
+    starter = CardField()
+    discards = Cards(0, 2, what="the seat's discards", load_default=())
+    known = Cards(0, 20, what="other cards the seat has seen", load_default=())
+    samples = StrictInteger(validate=validate.Range(1, MAX_SAMPLES))
+    seed = StrictInteger(load_default=0, validate=validate.Range(0, MAX_SEED))
+    solve = StrictBoolean(load_default=False)
+    hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
+    tournament = StrictBoolean(load_default=False)
+
+    def check(self, data: dict[str, Any]) -> None:
+        if data["solve"] != ("hands" in data):
+            raise ValidationError({"hands": ["give every seat's hands exactly when solve is true"]})
+        if data["solve"] and "samples" in data:
+            raise ValidationError({"samples": ["a solve with every hand known takes no samples"]})
+
+
+def _option_json(o: Any) -> dict[str, Any]:
+    return {"action": action_json(o.action), "own": o.own, "others": o.others, "net": o.net,
+            "sides": list(o.points)}
+
+
+class PeggingAdvise:
+    _schema = AdviseRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        players, pone, seat = data["players"], data["pone"], data["seat"]
+        for name in ("pone", "seat"):
+            if data[name] >= players:
+                raise MalformedError(f"seat {data[name]} is not at a {players}-player table", field=name)
+        seen = (*data["discards"], *((data["starter"],) if "starter" in data else ()), *data["known"])
+        k = knowledge(players, pone, seat, data["hand"], data["plays"], seen, data["tournament"])
+        if data["solve"]:
+            hands = data["hands"]
+            if len(hands) != players:
+                raise MalformedError(f"give the cards of all {players} seats", field="hands")
+            if set(hands[seat]) != set(data["hand"]):
+                raise MalformedError(f"hands/{seat} is the seat's hand", field=f"hands/{seat}")
+            if {c for h in hands for c in h} & set(seen):
+                raise MalformedError("a hand holds a card given as seen elsewhere", field="hands")
+            play = Play.start(players, pone, hands, tournament=data["tournament"])
+            try:
+                for i, a in enumerate(data["plays"]):
+                    play, _ = play.apply(a)
+            except IllegalError as exc:  # the hands contradict the play
+                raise MalformedError(f"the plays do not fit the hands: {exc}", field=f"plays/{i}") from None
+            result = solve_known(play)
+        else:
+            result = advise(k, data.get("samples"), data["seed"])
+        resp.data = orjson.dumps({
+            "seat": seat, "count": k.play.count, "exact": result.exact, "samples": result.samples,
+            "positions": result.nodes, "options": [_option_json(o) for o in result.options]})
+        resp.content_type = falcon.MEDIA_JSON
+
+
+class SuggestRequest(StrictSchema):
+    state = StateField(required=True)
+    seat = StrictInteger(validate=validate.Range(0, 3))
+    seat_token = SEAT_TOKEN
+    level = fields.String(load_default="strong", validate=validate.OneOf(bot.LEVELS))
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, (PlayCard, Go)):
+        return game_action_json_plain(value)
+    return value
+
+
+class GameSuggest(_GameResource):
+    """The bot's action for one seat: the same state and seat rules as ``advance``."""
+
+    _schema = SuggestRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        state, _ = self.read_state(data["state"])
+        n = state.options.players
+        if self.sealer is None:
+            if "seat_token" in data:
+                raise MalformedError("seat tokens belong to sealed games", field="seat_token")
+            if "seat" not in data:
+                raise MalformedError("name the seat the bot plays", field="seat")
+            seat = data["seat"]
+            if seat >= n:
+                raise MalformedError(f"seat {seat} is not at a {n}-player table", field="seat")
+        else:
+            if "seat_token" not in data:
+                raise forbidden("a suggestion in a sealed game needs the seat's seat_token")
+            seat = self.seat(state, {"seat_token": data["seat_token"]}, "seat")
+            if "seat" in data and data["seat"] != seat:
+                raise forbidden(f"this seat token is seat {seat}'s; it cannot ask for seat {data['seat']}", "/seat")
+        s = bot.suggest(bot.seat_view(state, seat), data["level"])
+        action = game_action_json(state, s.action)
+        if getattr(s.action, "claim", None) is not None:
+            action["claim"] = s.action.claim
+        resp.data = orjson.dumps({"seat": seat, "action": action, "level": s.level, "reason": _json_safe(s.reason)})
+        resp.content_type = falcon.MEDIA_JSON
+
+
+__all__ = ["Discards", "GameSuggest", "PeggingAdvise"]

@@ -1,0 +1,217 @@
+"""Tournament operations: ``POST /v1/matches/score``, ``POST /v1/tournaments/standings``
+and ``POST /v1/tournaments/bracket``.
+
+Thin: validate (marshmallow), call :mod:`service.tournament`, write JSON.  A
+game of a match is its final scores or its record (the ``/v1/games/replay``
+record, replayed here to its final scores).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import falcon
+import orjson
+from marshmallow import ValidationError, fields, validate
+
+from service.core.errors import MalformedError
+from service.tournament.bracket import MAX_ENTRANTS, bracket
+from service.tournament.matches import BEST_OF, MAX_SCORE, MatchRules, score_match
+from service.tournament.standings import Result, standings
+
+from ..media import read_json_object
+from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
+from .games import RecordSchema, replay_json
+
+MAX_GAMES = 15
+MAX_RESULTS = 2000
+MAX_NAME = 40
+MAX_NAMED_ENTRANTS = 1024
+STANDINGS_BODY_BYTES = 2560 * 1024
+"""The standings' body limit: 2,000 lines of the longest names, every character
+written as an escaped surrogate pair, fit within it."""
+BRACKET_BODY_BYTES = 512 * 1024
+"""The bracket's: 1,024 names of the longest, written so, fit within it."""
+
+
+class GameEntry(StrictSchema):
+    scores = fields.List(StrictInteger(validate=validate.Range(0, MAX_SCORE)), validate=validate.Length(2, 3))
+    record = fields.Nested(RecordSchema)
+
+    def handle_error(self, error: ValidationError, data: Any, **kwargs: Any) -> None:
+        raise error
+
+
+def _points(default: int) -> StrictInteger:
+    return StrictInteger(load_default=default, validate=validate.Range(0, 10))
+
+
+class MatchRequest(StrictSchema):
+    games = fields.List(fields.Nested(GameEntry), required=True, validate=validate.Length(1, MAX_GAMES))
+    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+    win_points = _points(2)
+    skunk_points = _points(3)
+    double_skunk = StrictBoolean(load_default=False)
+    double_skunk_points = _points(4)
+    lurch = StrictBoolean(load_default=False)
+    lurch_points = _points(4)
+    grass_roots = StrictBoolean(load_default=False)
+    best_of = StrictInteger(validate=validate.OneOf(BEST_OF))
+    first_dealer = StrictInteger(load_default=0, validate=validate.Range(0, 2))
+    loser_deals_first = StrictBoolean(load_default=False)
+
+
+def _final_scores(i: int, game: dict[str, Any]) -> list[int]:
+    if ("scores" in game) == ("record" in game):
+        raise MalformedError("a game is given by its final scores or by its record, one of them",
+                             field=f"games/{i}")
+    if "scores" in game:
+        return game["scores"]
+    state, _ = replay_json(game["record"], where=f"games/{i}/record")
+    if state.position.winner is None:
+        raise MalformedError("the record's game is not finished", field=f"games/{i}/record")
+    return list(state.position.scores)
+
+
+class MatchScore:
+    _schema = MatchRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        games = [_final_scores(i, g) for i, g in enumerate(data.pop("games"))]
+        rules = MatchRules(**data)  # the core checks the combinations
+        m = score_match(games, rules)
+        resp.data = orjson.dumps({
+            "games": [{
+                "index": i,
+                "scores": list(g.scores),
+                "winner": g.winner,
+                "result": g.result,
+                "losers": [{"side": side, "score": g.scores[side], "result": r} for side, r in g.loser_results],
+                "game_points": list(g.game_points),
+                "spread": list(g.spread),
+                "first_dealer": g.first_dealer,
+            } for i, g in enumerate(m.games)],
+            "totals": list(m.totals),
+            "games_won": list(m.games_won),
+            "spread": list(m.spread),
+            "best_of": rules.best_of,
+            "winner": m.winner,
+            "decided_after": m.decided_after,
+            "next_first_dealer": m.next_first_dealer,
+        })
+        resp.content_type = falcon.MEDIA_JSON
+
+
+class ResultEntries(fields.Field):
+    """``results``: up to ``MAX_RESULTS`` lines ``{player, opponent, game_points,
+    games_won, spread, round?}``, loaded as the core's :class:`Result` by hand
+    (a nested schema per line would cost most of the request); every error
+    is named (``/results/3/spread``)."""
+
+    _LIMITS = {"game_points": (0, 10), "games_won": (0, 1), "spread": (-MAX_SCORE, MAX_SCORE), "round": (1, 1000)}
+    _REQUIRED = ("player", "opponent", "game_points", "games_won", "spread")
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Result]:
+        if not isinstance(value, list):
+            raise ValidationError("expected an array of results")
+        if len(value) > MAX_RESULTS:
+            raise ValidationError(f"at most {MAX_RESULTS} results, not {len(value)}")
+        out, errors = [], {}
+        for i, line in enumerate(value):
+            if type(line) is not dict:
+                errors[i] = ["expected a JSON object"]
+                continue
+            problems: dict[str, list[str]] = {}
+            for key in line:
+                if key not in self._LIMITS and key not in ("player", "opponent"):
+                    problems[key] = ["unknown field"]
+            for key in self._REQUIRED:
+                if key not in line:
+                    problems[key] = ["required field is missing"]
+            for key in ("player", "opponent"):
+                v = line.get(key)
+                if key in line and (type(v) is not str or not 1 <= len(v) <= MAX_NAME):
+                    problems[key] = [f"a name is a string of 1 to {MAX_NAME} characters"]
+            for key, (low, high) in self._LIMITS.items():
+                v = line.get(key)
+                if key in line and (type(v) is not int or not low <= v <= high):
+                    problems[key] = [f"an integer from {low} to {high}"]
+            if problems:
+                errors[i] = problems
+                continue
+            out.append(Result(line["player"], line["opponent"], line["game_points"], line["games_won"],
+                              line["spread"], line.get("round")))
+        if errors:
+            raise ValidationError(errors)
+        return out
+
+
+class StandingsRequest(StrictSchema):
+    results = ResultEntries(required=True)
+
+
+class Standings:
+    _schema = StandingsRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        results = load(self._schema, read_json_object(req))["results"]
+        s = standings(results)
+        resp.data = orjson.dumps({
+            "standings": [t._asdict() for t in s.table],
+            "disagreements": [d._asdict() for d in s.disagreements],
+        })
+        resp.content_type = falcon.MEDIA_JSON
+
+
+class NamesField(fields.Field):
+    """``names``: the entrants' names in standing order, each once."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[str]:
+        if type(value) is list:
+            if not 1 <= len(value) <= MAX_NAMED_ENTRANTS:
+                raise ValidationError(f"1 to {MAX_NAMED_ENTRANTS} named entrants, not {len(value)}")
+            bad = {i: [f"a name is a string of 1 to {MAX_NAME} characters"] for i, v in enumerate(value)
+                   if type(v) is not str or not 1 <= len(v) <= MAX_NAME}
+            if bad:
+                raise ValidationError(bad)
+            if len(set(value)) != len(value):
+                raise ValidationError("every entrant is named once")
+            return value
+        raise ValidationError("expected the entrants' names in standing order")
+
+
+class BracketRequest(StrictSchema):
+    entrants = StrictInteger(validate=validate.Range(1, MAX_ENTRANTS))
+    names = NamesField()
+
+
+class Bracket:
+    _schema = BracketRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        if len(data) != 1:
+            raise MalformedError("give the number of entrants or their names, one of them", field="")
+        names = data.get("names") or [None] * data["entrants"]
+        b = bracket(len(names))
+        named = names[0] is not None
+
+        def who(seed: int) -> str | None:
+            return names[seed - 1] if named and seed <= b.qualifiers else None
+
+        rounds = []
+        for r, pairings in enumerate(b.rounds):
+            matches = []
+            for m, p in enumerate(pairings):
+                match: dict[str, Any] = {"match": m, "seeds": list(p.seeds), "bye": p.bye}
+                if r == 0:
+                    match["players"] = [who(s) for s in p.seeds] if named else None
+                else:
+                    match["feeds"] = list(p.feeds)
+                matches.append(match)
+            rounds.append({"round": r + 1, "matches": matches})
+        resp.data = orjson.dumps({"entrants": b.entrants, "qualifiers": b.qualifiers, "size": b.size,
+                                  "byes": b.byes, "rounds": rounds})
+        resp.content_type = falcon.MEDIA_JSON
+

@@ -1,0 +1,85 @@
+"""The bot: only legal actions over whole games (hypothesis), and decisions
+from the seat's own view only (the other seats' hidden cards swapped, the same answer)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import service.advice.bot as bot_module
+from service.advice import bot
+from service.core.cards import CARDS
+from service.core.game import Deal, apply_action, can, new_game
+from service.core.options import GameOptions
+
+
+def play_out(options: GameOptions, levels, seed: int, max_actions: int = 3000):
+    state, _ = new_game(options, dealer=seed % options.players, deck_seed=f"{seed:032x}")
+    n = 0
+    while state.phase != "over" and n < max_actions:
+        seat = state.to_act()[0]
+        s = bot.suggest(bot.seat_view(state, seat), levels[seat % len(levels)])
+        assert can(state.position, s.action), (s.action, state.phase)
+        state, _ = apply_action(state, s.action)
+        n += 1
+    return state, n
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(players=st.sampled_from([2, 3, 4]), five_and_two=st.booleans(), seed=st.integers(0, 2**20),
+       levels=st.sampled_from([("strong", "greedy"), ("greedy", "strong"), ("greedy",)]))
+def test_the_bot_only_suggests_legal_actions(players, five_and_two, seed, levels, monkeypatch_samples):
+    options = GameOptions(players=players, five_and_two=five_and_two and players == 2, target=61, deck="seeded",
+                          seed=str(seed))
+    state, n = play_out(options, levels, seed)
+    assert state.phase == "over" and n > 20
+
+
+@pytest.fixture()
+def monkeypatch_samples(monkeypatch):
+    monkeypatch.setattr(bot_module, "BOT_SAMPLES", 3)  # a short game: few deals a decision
+
+
+def test_the_bot_sees_only_its_own_cards(monkeypatch_samples):
+    """Swap seat 0's hidden cards with unseen ones (a client deck replays any cards):
+    seat 1's suggestion is the same at every step of a deal where seat 0 keeps them."""
+    options = GameOptions(deck="client")
+    rng = random.Random(4)
+    for trial in range(6):
+        deck = rng.sample(range(52), 52)
+        cards = [CARDS[c] for c in deck]
+        a = (tuple(cards[0:6]), tuple(cards[6:12]))
+        b = (tuple(cards[12:18]), tuple(cards[6:12]))  # seat 0 holds other cards entirely
+        sa, _ = new_game(options, dealer=0, game_id="0" * 32)
+        sb, _ = new_game(options, dealer=0, game_id="0" * 32)
+        sa, _ = apply_action(sa, Deal(0, a, ()))
+        sb, _ = apply_action(sb, Deal(0, b, ()))
+        va, vb = bot.seat_view(sa, 1), bot.seat_view(sb, 1)
+        assert va == vb
+        assert bot.suggest(va) == bot.suggest(vb)
+
+
+def test_the_bot_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
+    """Two deals alike in all seat 1 sees (its cards, the starter, the public
+    actions) but not in seat 0's cards and discards: in the play seat 1's bot
+    answers the same, numbers and all."""
+    from service.core.game import Cut, Discard
+    options = GameOptions(deck="client")
+    rng = random.Random(11)
+    for _ in range(5):
+        cards = [CARDS[c] for c in rng.sample(range(52), 52)]
+        mine, starter = tuple(cards[6:12]), cards[40]
+        states = []
+        for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
+            s, _ = new_game(options, dealer=0, game_id="1" * 32)
+            s, _ = apply_action(s, Deal(0, (theirs, mine), ()))
+            s, _ = apply_action(s, Discard(0, theirs[:2]))
+            own = bot.suggest(bot.seat_view(s, 1)).action
+            s, _ = apply_action(s, own)
+            s, _ = apply_action(s, Cut(1, starter))
+            states.append(s)
+        a, b = (bot.suggest(bot.seat_view(s, 1)) for s in states)
+        assert a == b

@@ -1,0 +1,161 @@
+"""The advice operations over HTTP: discards, pegging advice, the bot's suggestion
+(plain and sealed: a seat asks only for itself)."""
+
+from __future__ import annotations
+
+import falcon.testing
+import pytest
+from conftest import fields, problem
+
+from service.app import create_app
+from service.seal import Sealer
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+
+
+@pytest.fixture(scope="module")
+def sealed():
+    return falcon.testing.TestClient(create_app(sealer=Sealer("s" * 32), collect_metrics=False))
+
+
+def test_discards_lists_every_choice_best_first(plain):
+    r = plain.simulate_post("/v1/discards", json={"cards": ["5H", "5C", "5S", "JD", "2C", "9H"], "dealer": False})
+    assert r.status_code == 200, r.text
+    body = r.json
+    assert body["model"] == "tuned" and len(body["choices"]) == 15
+    assert body["choices"][0]["discard"] == ["2C", "9H"]
+    nets = [c["net"] for c in body["choices"]]
+    assert nets == sorted(nets, reverse=True)
+    first = body["choices"][0]
+    assert first["net"] == pytest.approx(first["hand"]["mean"] - first["crib"]["mean"])
+    assert sum(c["starters"] for c in first["hand"]["counts"]) == 46
+
+
+def test_discards_random_model_and_four_players(plain):
+    r = plain.simulate_post("/v1/discards", json={"cards": ["5H", "5C", "5S", "JD", "2C"], "players": 4,
+                                                  "dealer": False, "partner_deals": True, "model": "random",
+                                                  "known": ["KS"]})
+    assert r.status_code == 200, r.text
+    assert r.json["model"] == "random" and r.json["own_crib"] is True and r.json["unseen"] == 46
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"cards": ["5H", "5C", "5S", "JD", "2C", "9H"], "players": 3, "dealer": True}, "/cards"),
+    ({"cards": ["5H", "5C", "5S", "JD", "2C", "5H"], "dealer": True}, "/cards/5"),
+    ({"cards": ["5H", "5C", "5S", "JD", "2C"], "dealer": True, "known": ["5C"]}, "/known/0"),
+    ({"cards": ["5H", "5C", "5S", "JD", "2C"], "dealer": True, "model": "smart"}, "/model"),
+    ({"cards": ["5H", "5C", "5S", "JD", "2C"], "dealer": True, "partner_deals": True}, "/partner_deals"),
+    ({"cards": ["5H", "5C", "5S", "JD", "2C"]}, "/dealer"),
+])
+def test_discards_bad_requests_name_the_field(plain, body, field):
+    assert field in fields(problem(plain.simulate_post("/v1/discards", json=body), 422))
+
+
+def test_pegging_advise_and_solve(plain):
+    base = {"players": 2, "pone": 1, "seat": 0, "hand": ["5H", "5C", "TS", "JD"],
+            "plays": [{"seat": 1, "card": "KH"}]}
+    r = plain.simulate_post("/v1/pegging/advise", json={**base, "starter": "2C", "samples": 8, "seed": 3})
+    assert r.status_code == 200, r.text
+    assert r.json["samples"] == 8 and not r.json["exact"]
+    assert {o["action"]["card"] for o in r.json["options"]} == {"5H", "5C", "TS", "JD"}
+    r2 = plain.simulate_post("/v1/pegging/advise", json={**base, "starter": "2C", "samples": 8, "seed": 3})
+    assert r2.json == r.json  # seeded
+    s = plain.simulate_post("/v1/pegging/advise", json={
+        **base, "solve": True, "hands": [["5H", "5C", "TS", "JD"], ["KH", "4D", "6S", "7C"]]})
+    assert s.status_code == 200, s.text
+    assert s.json["exact"] is True
+    nets = [o["net"] for o in s.json["options"]]
+    assert nets == sorted(nets, reverse=True)
+
+
+@pytest.mark.parametrize("extra,field", [
+    ({"seat": 1}, "/plays/0"),
+    ({"plays": []}, "/plays"),
+    ({"plays": [{"seat": 1, "card": "5H"}]}, "/plays/0"),
+    ({"samples": 0}, "/samples"),
+    ({"solve": True}, "/hands"),
+])
+def test_pegging_advise_bad_requests(plain, extra, field):
+    body = {"players": 2, "pone": 1, "seat": 0, "hand": ["5H", "5C", "TS", "JD"],
+            "plays": [{"seat": 1, "card": "KH"}], **extra}
+    assert field in fields(problem(plain.simulate_post("/v1/pegging/advise", json=body), 422))
+
+
+def _start(client, **extra):
+    r = client.simulate_post("/v1/games", json={"options": {"deck": "seeded", "seed": "advice"}, "dealer": 0, **extra})
+    assert r.status_code == 201, r.text
+    return r.json
+
+
+def test_suggest_plays_a_whole_deal_plain(plain):
+    game = _start(plain)
+    state = game["state"]
+    for _ in range(30):
+        seat = game["to_act"][0]
+        s = plain.simulate_post("/v1/games/suggest", json={"state": state, "seat": seat, "level": "greedy"})
+        assert s.status_code == 200, s.text
+        game = plain.simulate_post("/v1/games/advance", json={"state": state, "action": s.json["action"]}).json
+        state = game["state"]
+        if game["deal"] == 2:
+            break
+    assert game["deal"] == 2
+
+
+def test_suggest_sealed_a_seat_asks_only_for_itself(sealed):
+    game = _start(sealed)
+    tokens = game["seat_tokens"]
+    state = sealed.simulate_post("/v1/games/advance", json={"state": game["state"], "action": {"type": "deal", "seat": 0},
+                                                             "seat_token": tokens[0]}).json["state"]
+    ok = sealed.simulate_post("/v1/games/suggest", json={"state": state, "seat_token": tokens[1]})
+    assert ok.status_code == 200, ok.text
+    assert ok.json["action"]["type"] == "discard" and ok.json["action"]["seat"] == 1
+    body = problem(sealed.simulate_post("/v1/games/suggest", json={"state": state, "seat": 0, "seat_token": tokens[1]}), 403)
+    assert body["errors"][0]["field"] == "/seat"
+    problem(sealed.simulate_post("/v1/games/suggest", json={"state": state, "seat": 1}), 403)
+    problem(sealed.simulate_post("/v1/games/suggest", json={"state": state, "seat_token": "x" * 20}), 403)
+
+
+def test_suggest_for_a_seat_with_nothing_to_do(plain):
+    game = _start(plain)
+    body = problem(plain.simulate_post("/v1/games/suggest", json={"state": game["state"], "seat": 1}), 422)
+    assert body["rule"] == "out_of_turn"
+
+
+# -- the documented examples are what the service answers ------------------------
+
+import pathlib
+
+import yaml
+from openapi_schema_validator import OAS31Validator
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+
+
+def _validator(node):
+    return OAS31Validator({**DOC, "allOf": [node]})
+
+
+@pytest.mark.parametrize("path", ["/v1/discards", "/v1/pegging/advise", "/v1/games/suggest"])
+def test_advice_examples_are_real(plain, path):
+    op = DOC["paths"][path]["post"]
+    requests = op["requestBody"]["content"]["application/json"]["examples"]
+    request_validator = _validator(op["requestBody"]["content"]["application/json"]["schema"])
+    responses = {}
+    for status, response in op["responses"].items():
+        for media in response.get("content", {}).values():
+            for name, example in media.get("examples", {}).items():
+                responses[name] = (int(status), example["value"], _validator(media["schema"]))
+    assert set(responses) <= set(requests)
+    for name, example in requests.items():
+        request_validator.validate(example["value"])
+        got = plain.simulate_post(path, json=example["value"])
+        status, documented, validator = responses[name]
+        assert got.status_code == status, (name, got.text)
+        validator.validate(documented)
+        body = dict(got.json)
+        body.pop("request_id", None)
+        assert body == {k: v for k, v in documented.items() if k != "request_id"}, name
