@@ -112,7 +112,18 @@ def test_overload_is_shed_with_fast_503s(tmp_path):
     """64 clients on 2 workers that hold 4 + 2 each: many 503s, each a problem with Retry-After."""
     with gunicorn(tmp_path / "g.log", GUNICORN_MAX_PENDING="2", GUNICORN_ACCESS_LOG="off") as base:
         before = worker_pids(base)
-        load = Load(_port(base), connections=64, seconds=3).run()
+        probes: list[int] = []
+
+        def probe():  # the liveness probe is never shed
+            time.sleep(1.0)
+            for _ in range(5):
+                with socket.create_connection(("127.0.0.1", _port(base)), timeout=GENEROUS) as sock:
+                    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    probes.append(_read_answer(sock)[0])
+                time.sleep(0.1)
+
+        load = Load(_port(base), connections=64, seconds=3).run(during=probe)
+        assert probes == [200] * 5
         statuses = Counter(a[0] for a in load.answers)
         assert set(statuses) <= {200, 503}, statuses
         assert statuses[200] > 0 and statuses[503] > 0, statuses

@@ -83,6 +83,10 @@ from .wire import (
 MAX_PENDING = 32
 """Default connections a worker holds waiting for a thread (gunicorn.conf.py: GUNICORN_MAX_PENDING)."""
 ACCEPT_BATCH = 64
+NEVER_SHED = (b"GET /healthz ", b"GET /healthz?")
+"""Requests served however loaded the worker is: the liveness probe (cheap; a probe
+answered 503 under load would have the orchestrator restart a busy, healthy
+process).  Readiness (/readyz) is shed: an overloaded worker is not ready for more."""
 GATHER_MAX = 65536 + 16384
 """Bytes of a request gathered in the poller at most (a body over the app's limit, or a
 head past gunicorn's, goes to a thread at once and is refused there)."""
@@ -271,7 +275,8 @@ class Worker(ThreadWorker):
 
     def _dispatch(self, conn, buf: bytes) -> None:
         """A whole request: to a thread, or 503 at once when the worker holds enough."""
-        if 0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending:
+        if (0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending
+                and not buf.startswith(NEVER_SHED)):
             self.shed(conn, buf)
             return
         if not conn.initialized:
