@@ -26,7 +26,6 @@ ratio to a reference measured beside it, in the same run:
    /v1/pegging/go (200 random legal bodies each, made through the core's
    Play); POST /v1/games/advance (the bodies of 5 seeded games) with the
    state cache and without.
-
 6. The hands batch: items/s through POST /v1/hands/score-batch with
    1,000-item batches, in-process and under gunicorn, beside scoring the same
    items in-process (bench/batch.py; section ``batch``); standings of 1,000
@@ -37,6 +36,11 @@ ratio to a reference measured beside it, in the same run:
    against the greedy one over BENCH_BOT_GAMES (default 2,000) seeded
    2-player games: the win rate, its 95 % interval, points a hand pegged
    and counted by each side (section ``advice``).
+8. Overload, slow clients and the worker (section ``overload``,
+   bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
+   shedding and without; the longest /healthz wait while 8 clients trickle
+   request heads or 16 send nothing, this worker vs plain gthread; the hot
+   path's ratio to the empty endpoint and its CPU a request under each worker.
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -63,7 +67,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import advice, bodies, harness, inprocess, reference  # noqa: E402
+from bench import advice, bodies, harness, inprocess, overload, reference  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -224,6 +228,10 @@ def bench_side_by_side() -> None:
         _error("HTTP side by side", exc)
 
 
+def bench_overload() -> None:
+    overload.bench_all()
+
+
 def bench_batch() -> None:
     """POST /v1/hands/score-batch: items/s and the ratio to scoring in-process (bench/batch.py)."""
     from bench import batch
@@ -248,6 +256,7 @@ SECTIONS = {
     "batch": bench_batch,
     "tournament": bench_tournament,
     "advice": advice.run,
+    "overload": bench_overload,
 }
 
 

@@ -7,6 +7,8 @@
 * ``kill -9`` of a worker under load: the master starts another, the lost
   requests are at most those the dead worker held, every other one is answered.
 * SIGTERM: a request in flight (its body half sent) is finished and answered.
+* Slow clients: 16 trickling heads a byte at a time (twice the threads) hold
+  no thread: /healthz is answered meanwhile, and each trickler gets its 408.
 
 No wall-clock bound is tight: :data:`GENEROUS` only tells a bounded wait from
 an unbounded one.
@@ -23,7 +25,8 @@ import time
 from collections import Counter
 
 import pytest
-from gunicorn_server import MASTERS, gunicorn, worker_pids
+import yaml
+from gunicorn_server import MASTERS, ROOT, gunicorn, worker_pids
 
 pytestmark = pytest.mark.slow
 
@@ -93,7 +96,7 @@ class Load:
         if sock is not None:
             sock.close()
 
-    def run(self, during=None) -> "Load":
+    def run(self, during=None) -> Load:
         stop_at = time.monotonic() + self.seconds
         threads = [threading.Thread(target=self._client, args=(stop_at,)) for _ in range(self.connections)]
         for t in threads:
@@ -109,20 +112,47 @@ def test_overload_is_shed_with_fast_503s(tmp_path):
     """64 clients on 2 workers that hold 4 + 2 each: many 503s, each a problem with Retry-After."""
     with gunicorn(tmp_path / "g.log", GUNICORN_MAX_PENDING="2", GUNICORN_ACCESS_LOG="off") as base:
         before = worker_pids(base)
-        load = Load(_port(base), connections=64, seconds=3).run()
+        probes: list[int] = []
+
+        def probe():  # the liveness probe is never shed
+            time.sleep(1.0)
+            for _ in range(5):
+                with socket.create_connection(("127.0.0.1", _port(base)), timeout=GENEROUS) as sock:
+                    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    probes.append(_read_answer(sock)[0])
+                time.sleep(0.1)
+
+        load = Load(_port(base), connections=64, seconds=3).run(during=probe)
+        assert probes == [200] * 5
         statuses = Counter(a[0] for a in load.answers)
         assert set(statuses) <= {200, 503}, statuses
         assert statuses[200] > 0 and statuses[503] > 0, statuses
+        documented = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["responses"]["Overloaded"]
+        example = documented["content"]["application/problem+json"]["example"]
         for status, elapsed, headers, body in load.answers:
             if status == 503:
                 assert headers["retry-after"] == "1" and headers["content-type"] == "application/problem+json"
                 problem = json.loads(body)
-                assert problem["status"] == 503 and problem["type"].endswith("/overloaded")
+                assert set(problem) == set(example) and problem["request_id"] == headers["x-request-id"]
+                assert {k: problem[k] for k in ("type", "title", "status", "detail")} == {
+                    k: example[k] for k in ("type", "title", "status", "detail")}
         slowest = max(a[1] for a in load.answers)
         assert slowest < GENEROUS, slowest
         # Connections the server closed after a 503 are not lost answers: every request got one.
         assert sum(load.errors.values()) <= len(load.answers) // 100, (load.errors, statuses)
         assert worker_pids(base) == before
+        # The sheds are counted where the app's metrics are (written at most a second later).
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.create_connection(("127.0.0.1", _port(base)), timeout=GENEROUS) as sock:
+                sock.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+                status, _, text = _read_answer(sock)
+            counted = sum(float(line.split()[-1]) for line in text.decode().splitlines()
+                          if line.startswith('cribbage_http_server_answers_total{status="503"}'))
+            if status == 200 and counted >= statuses[503]:
+                break
+            time.sleep(0.3)
+        assert counted >= statuses[503], (counted, statuses)
 
 
 def test_without_shedding_every_request_waits_its_turn(tmp_path):
@@ -164,5 +194,39 @@ def test_sigterm_finishes_a_request_in_flight(tmp_path):
             os.kill(master, signal.SIGTERM)
             time.sleep(0.5)
             sock.sendall(body[10:])
-            status, headers, answer = _read_answer(sock)
+            status, _, answer = _read_answer(sock)
         assert status == 200 and json.loads(answer)["total"] == 29
+
+
+def test_slow_clients_hold_no_thread(tmp_path):
+    """Under plain gthread the probe below waits until the tricklers give up (measured:
+    /healthz unanswered for 12 s); here they wait in the poller and are cut at the deadline."""
+    with gunicorn(tmp_path / "g.log", GUNICORN_READ_TIMEOUT="3", GUNICORN_ACCESS_LOG="off") as base:
+        port = _port(base)
+        head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 100 + b"\r\n\r\n"
+        answers: list[int] = []
+
+        def trickle():
+            with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as s:
+                try:
+                    for b in head:
+                        s.send(bytes([b]))
+                        time.sleep(0.05)
+                except OSError:
+                    pass  # cut off: read the answer
+                answers.append(_read_answer(s)[0])
+
+        clients = [threading.Thread(target=trickle) for _ in range(16)]
+        for c in clients:
+            c.start()
+        time.sleep(0.5)  # every trickler is connected and sending
+        probes = []
+        for _ in range(5):
+            with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS) as sock:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                probes.append(_read_answer(sock)[0])  # a timeout here: a thread was held
+            time.sleep(0.2)
+        for c in clients:
+            c.join(timeout=GENEROUS * 4)
+        assert probes == [200] * 5
+        assert answers == [408] * 16

@@ -91,6 +91,8 @@ class StrictInteger(fields.Integer):
         return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if type(value) is float and abs(value) >= 2 ** 63:  # a JSON integer past 64 bits reads as a float
+            raise ValidationError("a whole number far out of range (this field's bounds are in openapi.yaml)")
         if type(value) is not int:  # bool is an int subclass; floats are not integers here
             raise self.make_error("invalid")
         return super()._deserialize(value, attr, data, **kwargs)
@@ -143,6 +145,8 @@ class Cards(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[Card, ...]:
         if not isinstance(value, list):
             raise self.make_error("type")
+        if len(value) > self.most:  # before reading any card: a long array costs nothing
+            self._check_count(len(value))
         cards, errors = [], {}
         for i, item in enumerate(value):
             try:
@@ -151,14 +155,16 @@ class Cards(fields.Field):
                 errors[i] = err.messages
         if errors:
             raise ValidationError(errors)
-        n = len(value)
+        self._check_count(len(value))
+        return tuple(cards)
+
+    def _check_count(self, n: int) -> None:
         if not self.least <= n <= self.most:
             if self.least == self.most:
                 raise ValidationError(f"{self.what} has exactly {self.least} cards, not {n}")
             if n < self.least:
                 raise ValidationError(f"{self.what} has at least {self.least} card{'s' * (self.least > 1)}, not {n}")
             raise ValidationError(f"{self.what} has at most {self.most} cards, not {n}")
-        return tuple(cards)
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[str] | None:
         return None if value is None else [str(c) for c in value]
@@ -187,6 +193,8 @@ class ArrayOf(fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[Any, ...]:
         if not isinstance(value, list):
             raise self.make_error("type")
+        if len(value) > self.most:  # before reading any item
+            raise ValidationError(f"{self.what}: {self.least} to {self.most}, not {len(value)}")
         out, errors = [], {}
         for i, item in enumerate(value):
             try:
@@ -198,6 +206,19 @@ class ArrayOf(fields.Field):
         if not self.least <= len(value) <= self.most:
             raise ValidationError(f"{self.what}: {self.least} to {self.most}, not {len(value)}")
         return tuple(out)
+
+
+class ShortList(fields.List):
+    """``fields.List`` that refuses an array longer than its ``validate.Length`` allows
+    before reading a single item (``fields.List`` reads every item first: 10,000
+    cards in a 64 KiB body cost 30-60 ms before the length was checked)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        if isinstance(value, list):
+            for check in self.validators:
+                if isinstance(check, validate.Length) and check.max is not None and len(value) > check.max:
+                    check(value)  # raises with the validator's own message
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class StrictSchema(Schema):

@@ -2,7 +2,8 @@
 
 gunicorn.conf.py names it (``worker_class = "service.http.worker.Worker"``).
 It is gunicorn's own :class:`~gunicorn.workers.gthread.ThreadWorker` with
-three changes, each where gunicorn itself decides:
+these changes, each where gunicorn itself decides (what it reads and writes
+on the wire itself is :mod:`.wire`):
 
 * **Its own error answers are problem+json.**  gunicorn answers a request it
   cannot parse (a bad request line or header, a URL over
@@ -12,25 +13,40 @@ three changes, each where gunicorn itself decides:
   problem (``type``, ``title``, ``status``, ``detail``, ``errors``), and
   answers 400 where gunicorn would answer 5xx for what a client sent (a
   transfer coding it does not know: 501 in gunicorn).
-* **A request has a deadline.**  gthread hands a connection to a thread once
-  its first byte arrives and then reads it blocking, without a timeout: a
-  client trickling its head a byte at a time holds the thread for ever
-  (8 such clients held every thread of 2 workers x 4).  Here each accepted
-  socket is a :class:`DeadlineSocket`: every read or write waits at most
-  ``read_timeout`` seconds, and the head and body of a request must have
-  arrived ``read_timeout`` seconds after it began, or the answer is 408
-  (``request-timeout``) and the connection closes.  In production nginx
-  buffers whole requests in front (deploy/kubernetes); this bounds the
-  harm when gunicorn faces clients directly.
+* **A request has a deadline.**  gthread reads a connection's request
+  blocking, without a timeout: a client trickling its head a byte at a time
+  held a thread for ever (8 such clients held every thread of 2 workers x 4).
+  Here the head and a Content-Length body must have arrived
+  ``read_timeout`` seconds after the first byte, or the answer is 408
+  (``request-timeout``) and the connection closes; what a thread still
+  reads (a chunked body, one after ``Expect: 100-continue``) it reads
+  through a :class:`~.wire.DeadlineSocket` under the same deadline.  In
+  production nginx buffers whole requests in front (deploy/kubernetes).
 * **Overload is shed.**  A worker has ``threads`` threads; connections with
   a request to read wait in its thread pool's queue, and under more load
   than it can serve that queue, and with it every answer's latency, grows
   without bound.  Here a worker holding ``threads + max_pending``
   connections that await a thread answers any further one at once, from its
   main loop and without reading it into the app: 503 problem+json
-  (``overloaded``) with ``Retry-After``, then closes it.
+  (``overloaded``) with ``Retry-After`` (:meth:`Worker.shed`).
+* **A thread gets a request only once it is in.**  gthread gives a
+  connection a thread at its first byte (or at once, for a new one: up to
+  5 s waiting for it).  Here every connection waits in the poller, and its
+  bytes are gathered there (:meth:`Worker._gather`) until the head, and a
+  Content-Length body, are in (:func:`.wire.request_in`); then the bytes go
+  into gthread's parser and the connection to a thread.  Slow and idle
+  clients hold no thread (measured: 8 tricklers reconnecting at once, or
+  16 silent connections, left /healthz answered in milliseconds; under
+  plain gthread it went unanswered); one that is not done in time is
+  answered 408 from the main loop.  A connection gthread closes gracefully
+  is drained by the poller (:class:`Conn`), not by a 2 s blocking read on
+  the main loop.
 
-Configuration (gunicorn.conf.py, from the environment): ``read_timeout``
+What the worker answers itself is counted in
+``cribbage_http_server_answers_total{status}`` (prometheus-client's
+multiprocess files, so ``GET /metrics`` shows it with the app's own).
+
+Configuration (set by gunicorn.conf.py from the environment on the class): ``read_timeout``
 is ``GUNICORN_READ_TIMEOUT`` (default 5 s, as nginx's client_header_timeout
 in deploy/kubernetes), ``max_pending`` is ``GUNICORN_MAX_PENDING`` (default
 32 a worker; negative: never shed), ``retry_after`` is 1 s.  TLS is not
@@ -41,82 +57,47 @@ gunicorn's own.
 from __future__ import annotations
 
 import errno
-import json
-import os
 import selectors
 import socket
+import threading
 import time
 from functools import partial
 from random import getrandbits
 
-from gunicorn.http import errors as gerrors
+from gunicorn.http2 import negotiation
+from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-# As in .problems (a test compares): this module imports nothing of the app's,
-# so that any app served under gunicorn.conf.py (bench's peers) can use it.
-PROBLEM_JSON = "application/problem+json"
-PROBLEM_BASE = "https://cribbage.example/problems/"
+from .wire import (
+    HeadTooSlow,
+    request_in,
+    OVERLOADED_CLOSE,
+    OVERLOADED_KEEP,
+    READ_TIMEOUT,
+    DeadlineSocket,
+    one_whole_request,
+    problem_answer,
+    problem_for,
+)
 
-READ_TIMEOUT = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5.0)
-MAX_PENDING = int(os.environ.get("GUNICORN_MAX_PENDING", "").strip() or 32)
-RETRY_AFTER = 1
+MAX_PENDING = 32
+"""Default connections a worker holds waiting for a thread (gunicorn.conf.py: GUNICORN_MAX_PENDING)."""
 ACCEPT_BATCH = 64
+NEVER_SHED = (b"GET /healthz ", b"GET /healthz?")
+"""Requests served however loaded the worker is: the liveness probe (cheap; a probe
+answered 503 under load would have the orchestrator restart a busy, healthy
+process).  Readiness (/readyz) is shed: an overloaded worker is not ready for more."""
+GATHER_MAX = 65536 + 16384
+"""Bytes of a request gathered in the poller at most (a body over the app's limit, or a
+head past gunicorn's, goes to a thread at once and is refused there)."""
+SHED_REST = 0.1
+"""Seconds a connection just answered 503 is left unread: a client that ignores
+Retry-After and asks again at once waits that long to be read (measured: a
+closed-loop load answered at once took the CPU from the requests in service,
+and halved the 2xx a second)."""
 SHED_LINGER = 2.0
 """Seconds a shed connection is read and discarded after its 503, so that the
 kernel does not reset it (and the client lose the answer) over unread bytes."""
-
-
-class HeadTooSlow(gerrors.ParseException):
-    """The request's head did not arrive by its deadline (gunicorn answers it through handle_error)."""
-
-    def __str__(self) -> str:
-        return f"the request did not arrive within {READ_TIMEOUT:g} s"
-
-
-class BodyTooSlow(TimeoutError):
-    """The request's body did not arrive by its deadline; the app answers it (``http_status``).
-
-    A :class:`TimeoutError`, so that gunicorn's drain of an unread body
-    (``finish_body``) takes it as the timeout it is and closes the connection."""
-
-    http_status = 408
-
-    def __str__(self) -> str:
-        return f"the request body did not arrive within {READ_TIMEOUT:g} s"
-
-
-class DeadlineSocket(socket.socket):
-    """A client socket whose reads have a deadline per request (see the module docstring).
-
-    gthread makes a socket blocking (``setblocking(True)``) whenever a thread
-    takes the connection up for a request: that is when the deadline starts.
-    Reads past it raise :class:`HeadTooSlow` while the head is read, then
-    :class:`BodyTooSlow` (:meth:`Worker.handle_request` marks the change)."""
-
-    timeout_s = READ_TIMEOUT
-    _deadline = 0.0
-    in_head = True
-
-    def setblocking(self, flag: bool) -> None:
-        if flag:
-            self.settimeout(self.timeout_s)
-            self._deadline = time.monotonic() + self.timeout_s
-            self.in_head = True
-        else:
-            super().setblocking(False)
-
-    def _slow(self) -> Exception:
-        return HeadTooSlow() if self.in_head else BodyTooSlow()
-
-    def recv(self, size: int, flags: int = 0) -> bytes:
-        if self.gettimeout() is None or self.gettimeout() == 0.0:
-            return super().recv(size, flags)  # non-blocking, or a timeout set by someone else
-        if time.monotonic() > self._deadline:
-            raise self._slow()
-        try:
-            return super().recv(size, flags)
-        except TimeoutError:
-            raise self._slow() from None
 
 
 class Conn(TConn):
@@ -128,7 +109,8 @@ class Conn(TConn):
     stops the worker accepting and answering for that long.  Here the
     lingering read is the poller's (:meth:`Worker.linger`)."""
 
-    worker: "Worker | None" = None
+    worker: Worker | None = None
+    gathered = b""  # the bytes of a request read so far in the poller
 
     def close(self, graceful: bool = False) -> None:
         if graceful and self.worker is not None:
@@ -137,39 +119,6 @@ class Conn(TConn):
             super().close(graceful)
 
 
-def _problem(status: int, slug: str, title: str, detail: str, *, path: str = "",
-             headers: tuple[tuple[str, str], ...] = ()) -> bytes:
-    """A whole HTTP/1.1 answer carrying an RFC 9457 problem; the connection closes after it."""
-    rid = "%032x" % getrandbits(128)
-    body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
-                       "instance": path, "request_id": rid,
-                       "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()
-    head = [f"HTTP/1.1 {status} {title}", "Connection: close", f"Content-Type: {PROBLEM_JSON}",
-            f"Content-Length: {len(body)}", f"X-Request-ID: {rid}"]
-    head += [f"{k}: {v}" for k, v in headers]
-    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
-
-
-# gunicorn's parse errors: (status, slug, title).  Everything a client sends is a 4xx.
-_PARSE_ERRORS: tuple[tuple[type[BaseException], int, str, str], ...] = (
-    (HeadTooSlow, 408, "request-timeout", "Request timeout"),
-    (gerrors.LimitRequestLine, 414, "uri-too-long", "URI too long"),
-    (gerrors.LimitRequestHeaders, 431, "header-fields-too-large", "Request header fields too large"),
-    (gerrors.ExpectationFailed, 417, "expectation-failed", "Expectation failed"),
-    (gerrors.ParseException, 400, "bad-request", "Bad request"),
-)
-
-
-def problem_for(exc: BaseException) -> tuple[int, str, str] | None:
-    """(status, slug, title) for one of gunicorn's request parse errors; None for anything else
-    (a bad header the *app* tried to send is a parse error class too, but the server's fault)."""
-    if isinstance(exc, (gerrors.InvalidResponseHeader, gerrors.InvalidResponseHeaderName)):
-        return None
-    for cls, status, slug, title in _PARSE_ERRORS:
-        if isinstance(exc, cls):
-            return status, slug, title
-    return None
-
 
 class Worker(ThreadWorker):
     """gthread with problem+json errors, a request deadline and load shedding (module docstring)."""
@@ -177,11 +126,49 @@ class Worker(ThreadWorker):
     read_timeout = READ_TIMEOUT
     max_pending = MAX_PENDING
 
+    def init_process(self) -> None:
+        # Counted here, written to prometheus-client at most once a second from the
+        # main loop (a write is a lock and an mmap store: not on the shed path).
+        try:
+            from prometheus_client import Counter
+        except ImportError:  # an app without it (bench's peers)
+            self.answers_metric = None
+        else:
+            self.answers_metric = Counter(
+                "cribbage_http_server_answers",
+                "Answers the gunicorn worker gave itself, before the application: 503 shed under "
+                "overload, 408 too slow, 400/414/431 requests it could not parse; by status.",
+                ("status",))
+        super().init_process()
+
+    def count(self, status: int) -> None:
+        with self.answers_lock:  # handle_error runs in the threads
+            self.answers[status] = self.answers.get(status, 0) + 1
+
+    def flush_answers(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not self.answers or self.answers_metric is None or (now < self.answers_flushed + 1.0 and not force):
+            return
+        self.answers_flushed = now
+        with self.answers_lock:
+            counts, self.answers = self.answers, {}
+        for status, n in counts.items():
+            self.answers_metric.labels(str(status)).inc(n)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.answers: dict[int, int] = {}
+        self.answers_lock = threading.Lock()
+        self.answers_flushed = 0.0
+        self.answers_metric = None
         self.in_flight = 0  # connections handed to the thread pool and not yet back; main thread only
         self.shed_count = 0
         self.lingering: dict[socket.socket, float] = {}  # half-closed socket -> when to close it (ordered)
+        # Connections in the poller, each dict in deadline order (one wait per dict):
+        self.resting: dict[Conn, float] = {}  # answered 503, not read again until
+        self.waiting: dict[Conn, float] = {}  # no byte of a request yet: closed at
+        self.gathering: dict[Conn, float] = {}  # a request coming in: 408 at
+        self.idle_wait = max(self.cfg.keepalive, 5.0)  # gthread's: keep-alive, 5 s for a first byte
 
     # -- problem+json instead of gunicorn's HTML ---------------------------------
 
@@ -196,16 +183,18 @@ class Worker(ThreadWorker):
             detail = str(exc) or title
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], detail)
         path = getattr(req, "path", "") or ""
+        self.count(status)
         try:
             client.setblocking(False)
-            client.send(_problem(status, slug, title, detail[:300], path=path))
+            client.send(problem_answer(status, slug, title, detail[:300], path=path))
         except OSError:
             self.log.debug("Failed to send error message.")
 
     # -- the request deadline ----------------------------------------------------
 
     def accept(self, listener) -> None:
-        """gthread's accept, with the client socket a :class:`DeadlineSocket`, and
+        """gthread's accept, with the client socket a :class:`DeadlineSocket`, handed
+        to a thread only once its request is in (:meth:`_watch`), and
         up to :data:`ACCEPT_BATCH` connections at a time: the main loop gets the
         GIL back only every few milliseconds while the threads are busy, and
         one connection a turn let the listen queue, and every new
@@ -223,52 +212,124 @@ class Worker(ThreadWorker):
             if not self.cfg.is_ssl:
                 client_sock = DeadlineSocket(client_sock.family, client_sock.type, client_sock.proto,
                                              fileno=client_sock.detach())
-                client_sock.timeout_s = self.read_timeout
+                client_sock.arm(self.read_timeout)
             self.nr_conns += 1
             client_sock.setblocking(True)
             conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname())
             conn.worker = self
-            self.enqueue_req(conn)
+            if self.cfg.is_ssl or negotiation.prior_knowledge_allowed(self.cfg, client_addr):
+                self.enqueue_req(conn)  # the handshake or preface is a thread's to read
+            else:
+                self._watch(conn)
 
     def handle_request(self, req, conn):
         """The head is in: from here a late read is the body's (answered by the app)."""
         conn.sock.in_head = False
         return super().handle_request(req, conn)
 
+    # -- gathering requests in the poller ---------------------------------------------
+
+    def _watch(self, conn) -> None:
+        """Wait in the poller for a request on ``conn`` (a new connection, a kept-alive
+        one, a shed one after its rest), without a thread."""
+        socket.socket.setblocking(conn.sock, False)
+        conn.gathered = b""
+        self.waiting[conn] = time.monotonic() + (self.idle_wait if self.alive else STOP_LINGER)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._gather, conn))
+
+    def _gather(self, conn, _fileobj=None) -> None:
+        """Read what has come; once the request is in (:func:`request_in`: its head, and a
+        Content-Length body), hand it on (:meth:`_dispatch`).  The first bytes start the
+        request's deadline (``read_timeout``): past it, 408 from here."""
+        try:
+            data = socket.socket.recv(conn.sock, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:  # the client is done sending
+            self._unwatch(conn)
+            if conn.gathered:  # a request cut short: the parser and the app say what is missing
+                buf, conn.gathered = conn.gathered, b""
+                self._dispatch(conn, buf)
+            else:
+                self.nr_conns -= 1
+                conn.sock.close()
+            return
+        if not conn.gathered:
+            self.waiting.pop(conn, None)
+            self.gathering[conn] = time.monotonic() + self.read_timeout
+        buf = conn.gathered = conn.gathered + data
+        if request_in(buf, GATHER_MAX):
+            self._unwatch(conn)
+            conn.gathered = b""
+            self._dispatch(conn, buf)
+
+    def _unwatch(self, conn) -> None:
+        try:
+            self.poller.unregister(conn.sock)
+        except (KeyError, ValueError, OSError):
+            pass
+        self.waiting.pop(conn, None)
+        self.gathering.pop(conn, None)
+
+    def _dispatch(self, conn, buf: bytes) -> None:
+        """A whole request: to a thread, or 503 at once when the worker holds enough."""
+        if (0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending
+                and not buf.startswith(NEVER_SHED)):
+            self.shed(conn, buf)
+            return
+        if not conn.initialized:
+            conn.init()  # the HTTP/1 parser (no I/O without TLS or HTTP/2 prior knowledge)
+        conn.parser.unreader.unread(buf)
+        conn.data_ready = True
+        self.enqueue_req(conn)
+
     # -- load shedding -------------------------------------------------------------
 
     def enqueue_req(self, conn) -> None:
-        if 0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending:
-            self.shed(conn)
-            return
         self.in_flight += 1
         fs = self.tpool.submit(self.handle, conn)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
     def finish_request(self, conn, fs) -> None:
+        """gthread's, then a kept-alive connection waits here (:meth:`_watch`) rather than in
+        gthread's deque (whose every wake-up scans every idle connection)."""
         self.in_flight -= 1
         super().finish_request(conn, fs)
+        kept = self.keepalived_conns
+        if kept and kept[-1] is conn:
+            kept.pop()
+            self.poller.unregister(conn.sock)
+            self._watch(conn)
 
-    def shed(self, conn) -> None:
-        """503 at once from the main loop, without a thread: whatever the client sent
-        so far is read and dropped, the answer written, the connection half-closed
-        and drained for a moment (:data:`SHED_LINGER`), then closed."""
-        self.shed_count += 1
-        self.nr_conns -= 1
+    def shed(self, conn, buf: bytes) -> None:
+        """503 at once from the main loop, without a thread.
+
+        One whole HTTP/1.1 request and nothing more (the usual case) is
+        answered 503 with keep-alive, and the connection is read again after
+        :data:`SHED_REST`: a shed request costs a write, not a new
+        connection (measured: closing every shed connection halved the 2xx a
+        second under wrk's reconnecting load).  Anything else (a chunked or
+        pipelined request) is answered 503 with ``Connection: close`` and
+        the connection closed gracefully (:meth:`linger`)."""
         sock = conn.sock
+        self.shed_count += 1
+        self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
+        keep = self.alive and one_whole_request(buf)
+        answer = (OVERLOADED_KEEP if keep else OVERLOADED_CLOSE) % {b"r": b"%032x" % getrandbits(128)}
         try:
-            socket.socket.setblocking(sock, False)
-            try:
-                sock.recv(65536)
-            except BlockingIOError:
-                pass
-            sock.send(_problem(503, "overloaded", "Service unavailable",
-                               "the server is answering as many requests as it can; retry shortly",
-                               headers=(("Retry-After", str(RETRY_AFTER)),)))
+            sent = socket.socket.send(sock, answer)
         except OSError:
-            sock.close()
+            sent = -1
+        if sent == len(answer) and keep:
+            self.resting[conn] = time.monotonic() + SHED_REST
             return
-        self.linger(sock)
+        self.nr_conns -= 1
+        if sent < 0:
+            sock.close()
+        else:
+            self.linger(sock)
 
     def linger(self, sock: socket.socket) -> None:
         """Half-close ``sock`` and let the poller read and drop what still comes, until
@@ -300,12 +361,46 @@ class Worker(ThreadWorker):
         self.lingering.pop(sock, None)
         sock.close()
 
+    def _cap_keepalive(self, deadline: float) -> None:
+        """Stopping: waiting connections go by ``deadline`` too, as gthread's kept-alive ones."""
+        super()._cap_keepalive(deadline)
+        for conn, until in self.waiting.items():
+            self.waiting[conn] = min(until, deadline)
+
     def murder_keepalived(self, force: bool = False) -> None:
-        """gthread's sweep of idle connections, and of shed ones past their linger."""
+        """gthread's sweep of idle connections, and of this worker's: connections that
+        sent nothing in time (closed), requests that did not arrive in time (408),
+        shed ones at the end of their rest (watched again) or linger (closed)."""
         super().murder_keepalived(force)
+        self.flush_answers(force)
         now = time.monotonic()
+        for table in (self.resting, self.waiting, self.gathering):
+            while table:
+                conn, until = next(iter(table.items()))
+                if until > now and not force:
+                    break
+                del table[conn]
+                if table is self.resting and not force:
+                    self._watch(conn)
+                    continue
+                self._unwatch(conn)
+                self.nr_conns -= 1
+                if table is self.gathering and not force:
+                    self._too_slow(conn)
+                else:
+                    conn.sock.close()
         while self.lingering:
             sock, until = next(iter(self.lingering.items()))
             if until > now and not force:
                 break
             self._close_lingering(sock)
+
+    def _too_slow(self, conn) -> None:
+        self.count(408)
+        try:
+            socket.socket.send(conn.sock, problem_answer(408, "request-timeout", "Request timeout",
+                                                         str(HeadTooSlow(self.read_timeout))))
+        except OSError:
+            conn.sock.close()
+            return
+        self.linger(conn.sock)

@@ -28,14 +28,14 @@ from service.seal import Sealer, SeatTokenError
 from ..actions import game_action_from
 from ..media import read_json_object
 from ..problems import ProblemError
-from ..schemas import CardField, StrictInteger, StrictSchema, load
+from ..schemas import CardField, ShortList, StrictInteger, StrictSchema, load
 
 
 class StartRequest(StrictSchema):
     # The options' one check is GameOptions.from_json (it names options/<field>).
     options = fields.Dict(load_default=dict)
     dealer = StrictInteger(validate=validate.Range(0, 3))
-    cuts = fields.List(CardField(), validate=validate.Length(2, 4))
+    cuts = ShortList(CardField(), validate=validate.Length(2, 4))
     view = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
 
 
@@ -45,13 +45,13 @@ class _ActionBase(StrictSchema):
 
 
 class DealAction(_ActionBase):
-    hands = fields.List(fields.List(CardField(), validate=validate.Length(5, 6)),
+    hands = ShortList(ShortList(CardField(), validate=validate.Length(5, 6)),
                         validate=validate.Length(2, 4))
-    crib = fields.List(CardField(), validate=validate.Length(0, 2))
+    crib = ShortList(CardField(), validate=validate.Length(0, 2))
 
 
 class DiscardAction(_ActionBase):
-    cards = fields.List(CardField(), required=True, validate=validate.Length(1, 2))
+    cards = ShortList(CardField(), required=True, validate=validate.Length(1, 2))
 
 
 class CutAction(_ActionBase):
@@ -125,7 +125,7 @@ class RecordSchema(StrictSchema):
     game_id = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
     options = fields.Dict(load_default=dict)
     first_dealer = StrictInteger(required=True, validate=validate.Range(0, 3))
-    actions = fields.List(fields.String(validate=validate.Length(1, 120)), required=True,
+    actions = ShortList(fields.String(validate=validate.Length(1, 120)), required=True,
                           validate=validate.Length(max=5000))
 
 

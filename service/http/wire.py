@@ -1,0 +1,203 @@
+"""What the gunicorn worker (:mod:`.worker`) reads and writes on the wire itself.
+
+* :class:`DeadlineSocket`: a client socket whose reads have a deadline per
+  request, raising :class:`HeadTooSlow` (answered 408 by the worker) or
+  :class:`BodyTooSlow` (answered 408 by the app's middleware);
+* the answers the worker writes before any app sees the request, RFC 9457
+  problems: :func:`problem_for` gunicorn's parse errors, the 503 of a shed
+  request (:data:`OVERLOADED_KEEP`, :data:`OVERLOADED_CLOSE`);
+* :func:`one_whole_request`: whether a shed connection can be kept.
+
+Imports nothing of the app's (only the standard library and gunicorn), so that
+any app served under gunicorn.conf.py (bench's peers) can use the worker.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import time
+from random import getrandbits
+
+from gunicorn.http import errors as gerrors
+
+# As in .problems (a test compares).
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "https://cribbage.example/problems/"
+
+READ_TIMEOUT = 5.0
+"""Default seconds for a request to arrive (gunicorn.conf.py: GUNICORN_READ_TIMEOUT)."""
+RETRY_AFTER = 1
+
+
+class HeadTooSlow(gerrors.ParseException):
+    """The request's head did not arrive by its deadline (gunicorn answers it through handle_error)."""
+
+    def __init__(self, seconds: float = READ_TIMEOUT) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        return f"the request did not arrive within {self.seconds:g} s"
+
+
+class BodyTooSlow(TimeoutError):
+    """The request's body did not arrive by its deadline; the app answers it (``http_status``).
+
+    A :class:`TimeoutError`, so that gunicorn's drain of an unread body
+    (``finish_body``) takes it as the timeout it is and closes the connection."""
+
+    http_status = 408
+
+    def __init__(self, seconds: float = READ_TIMEOUT) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        return f"the request body did not arrive within {self.seconds:g} s"
+
+
+class DeadlineSocket(socket.socket):
+    """A client socket whose reads have a deadline per request (see the module docstring).
+
+    gthread makes a socket blocking (``setblocking(True)``) whenever a thread
+    takes the connection up for a request: that is when the deadline starts.
+    Reads past it raise :class:`HeadTooSlow` while the head is read, then
+    :class:`BodyTooSlow` (:meth:`Worker.handle_request` marks the change).
+    A read or write that waits :attr:`timeout_s` fails in the kernel
+    (``SO_RCVTIMEO``/``SO_SNDTIMEO``, set once by :meth:`arm`): a socket
+    timeout in Python would poll before every read and write (measured
+    6 us a request more than plain blocking reads; this, about 1 us)."""
+
+    timeout_s = READ_TIMEOUT
+    _deadline = 0.0
+    _blocking = False
+    in_head = True
+
+    def arm(self, seconds: float) -> None:
+        self.timeout_s = seconds
+        tv = struct.pack("ll", int(seconds), int((seconds % 1) * 1e6))
+        self.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+        self.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+
+    def setblocking(self, flag: bool) -> None:
+        super().setblocking(flag)
+        self._blocking = flag
+        if flag:
+            self._deadline = time.monotonic() + self.timeout_s
+            self.in_head = True
+
+    def settimeout(self, value: float | None) -> None:
+        super().settimeout(value)
+        self._blocking = value is None
+
+    def _slow(self) -> Exception:
+        return HeadTooSlow(self.timeout_s) if self.in_head else BodyTooSlow(self.timeout_s)
+
+    def recv(self, size: int, flags: int = 0) -> bytes:
+        if not self._blocking:
+            return super().recv(size, flags)  # non-blocking, or a timeout set by someone else
+        if time.monotonic() > self._deadline:
+            raise self._slow()
+        try:
+            return super().recv(size, flags)
+        except BlockingIOError:  # SO_RCVTIMEO ran out
+            raise self._slow() from None
+
+def request_in(data: bytes, most: int) -> bool:
+    """Whether ``data`` holds a request's head and, with a Content-Length, its body, or
+    ``most`` bytes or more; or anything a parser will refuse (a head ending in bare
+    LFs).  A body not sent before an answer (``Expect``) or without a length
+    (chunked) is read by the thread, under the deadline.  Only a test of arrival:
+    gunicorn's parser judges the request."""
+    if len(data) >= most:
+        return True
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return b"\n\n" in data
+    head = data[:end].lower()
+    if b"\nexpect:" in head or b"\ntransfer-encoding:" in head:
+        return True
+    at = head.find(b"\ncontent-length:")
+    if at < 0:
+        return True
+    line_end = head.find(b"\r", at + 16)
+    value = head[at + 16:line_end if line_end >= 0 else len(head)].strip()
+    if not value.isdigit():
+        return True
+    return len(data) >= end + 4 + int(value) or int(value) >= most
+
+
+def one_whole_request(data: bytes) -> bool:
+    """Whether ``data`` is exactly one HTTP/1.1 request, head and Content-Length body, and
+    nothing after it (so that the connection can serve the next one).  Cautious: anything
+    unusual (chunked, Connection: close, two lengths, HTTP/1.0) is False."""
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return False
+    lines = data[:end].split(b"\r\n")
+    if not lines[0].endswith(b" HTTP/1.1"):
+        return False
+    length = None
+    for line in lines[1:]:
+        name, sep, value = line.partition(b":")
+        name, value = name.strip().lower(), value.strip()
+        if not sep or name == b"transfer-encoding" or (name == b"connection" and b"close" in value.lower()):
+            return False
+        if name == b"content-length":
+            if length is not None or not value.isdigit():
+                return False
+            length = int(value)
+    return len(data) == end + 4 + (length or 0)
+
+
+def problem_answer(status: int, slug: str, title: str, detail: str, *, path: str = "",
+             headers: tuple[tuple[str, str], ...] = (), keep_alive: bool = False) -> bytes:
+    """A whole HTTP/1.1 answer carrying an RFC 9457 problem (the connection closes after it
+    unless ``keep_alive``)."""
+    rid = "%032x" % getrandbits(128)
+    body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
+                       "instance": path, "request_id": rid,
+                       "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()
+    head = [f"HTTP/1.1 {status} {title}", f"Connection: {'keep-alive' if keep_alive else 'close'}",
+            f"Content-Type: {PROBLEM_JSON}",
+            f"Content-Length: {len(body)}", f"X-Request-ID: {rid}"]
+    head += [f"{k}: {v}" for k, v in headers]
+    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def _template(keep_alive: bool) -> bytes:
+    """The 503 answer with ``%(r)b`` where its request id goes (shed answers are the hot path
+    of an overload: formatting beats building a document)."""
+    raw = problem_answer(503, "overloaded", "Service unavailable",
+                   "the server is answering as many requests as it can; retry shortly",
+                   headers=(("Retry-After", str(RETRY_AFTER)),), keep_alive=keep_alive)
+    raw = raw.replace(b"%", b"%%")
+    rid = raw.split(b"X-Request-ID: ", 1)[1][:32]
+    return raw.replace(rid, b"%(r)b")
+
+
+OVERLOADED_KEEP = _template(True)
+OVERLOADED_CLOSE = _template(False)
+
+
+# gunicorn's parse errors: (status, slug, title).  Everything a client sends is a 4xx.
+_PARSE_ERRORS: tuple[tuple[type[BaseException], int, str, str], ...] = (
+    (HeadTooSlow, 408, "request-timeout", "Request timeout"),
+    (gerrors.LimitRequestLine, 414, "uri-too-long", "URI too long"),
+    (gerrors.LimitRequestHeaders, 431, "header-fields-too-large", "Request header fields too large"),
+    (gerrors.ExpectationFailed, 417, "expectation-failed", "Expectation failed"),
+    (gerrors.ParseException, 400, "bad-request", "Bad request"),
+)
+
+
+def problem_for(exc: BaseException) -> tuple[int, str, str] | None:
+    """(status, slug, title) for one of gunicorn's request parse errors; None for anything else
+    (a bad header the *app* tried to send is a parse error class too, but the server's fault)."""
+    if isinstance(exc, (gerrors.InvalidResponseHeader, gerrors.InvalidResponseHeaderName)):
+        return None
+    for cls, status, slug, title in _PARSE_ERRORS:
+        if isinstance(exc, cls):
+            return status, slug, title
+    return None
