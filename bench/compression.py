@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import statistics
 import zlib
@@ -41,30 +40,7 @@ def _app(gzip_min: str, sealed: bool = False):
 
 
 def _calls(app, requests, accept: str | None) -> Callable[[int], None]:
-    headers = {"Content-Type": "application/json"}
-    if accept:
-        headers["Accept-Encoding"] = accept
-    envs = [(falcon.testing.create_environ(path, method=method, body=body, headers=headers), body)
-            for method, path, body in requests]
-    statuses: list[str] = []
-
-    def start_response(status, headers, exc_info=None):
-        statuses.append(status)
-
-    def run(n: int) -> None:
-        m = len(envs)
-        for i in range(n):
-            env, body = envs[i % m]
-            env = env.copy()
-            env["wsgi.input"] = io.BytesIO(body)
-            for _ in app(env, start_response):
-                pass
-        bad = [s for s in statuses if not s.startswith("2")]
-        statuses.clear()
-        if bad:
-            raise RuntimeError(bad[0])
-
-    return run
+    return inprocess._wsgi(app, requests, {"Accept-Encoding": accept} if accept else None)
 
 
 def _sizes(app, requests) -> tuple[list[int], list[int]]:

@@ -29,10 +29,12 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS_INPROCESS", "25"))
 N = 300  # calls a round
 
 
-def _wsgi(app: falcon.App, requests: list[tuple[str, str, bytes]]) -> Callable[[int], None]:
+def _wsgi(app: falcon.App, requests: list[tuple[str, str, bytes]],
+          extra_headers: dict[str, str] | None = None) -> Callable[[int], None]:
     envs = []
     for method, path, body in requests:
-        headers = {"Content-Type": "application/json"} if body else None
+        headers = {"Content-Type": "application/json"} if body else {}
+        headers.update(extra_headers or {})
         envs.append((falcon.testing.create_environ(path, method=method, body=body, headers=headers), body))
     statuses: list[str] = []
 
