@@ -207,8 +207,4 @@ def bot_match() -> None:
 
 def run() -> None:
     print("== advice and bots ==", flush=True)
-    for part in (discards_in_process, pegging_in_process, over_http, bot_match):
-        try:
-            part()
-        except Exception as exc:  # one part failing does not hide the others
-            print(f"  {part.__name__} failed: {type(exc).__name__}: {exc}", flush=True)
+    harness.run_parts((discards_in_process, pegging_in_process, over_http, bot_match))

@@ -57,7 +57,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE_APP = "service.app:app"
@@ -71,6 +71,15 @@ Request = tuple[str, str, bytes]  # (method, path, body); an empty body is sent 
 
 
 # ---------------------------------------------------------------- servers
+
+
+def run_parts(parts: Iterable[Callable[[], None]]) -> None:
+    """Run each part of a bench section; one failing is reported and does not hide the others."""
+    for part in parts:
+        try:
+            part()
+        except Exception as exc:
+            print(f"  !! {part.__name__}: {type(exc).__name__}: {exc}", flush=True)
 
 
 def _free_port() -> int:

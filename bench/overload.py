@@ -164,11 +164,7 @@ def bench_hot_path_cost(seconds: float = 3, rounds: int = 7) -> None:
 
 def bench_all() -> None:
     print("== overload, slow clients, the worker ==", flush=True)
-    for part in (bench_hot_path_cost, bench_shedding, bench_slow_clients, bench_idle_clients):
-        try:
-            part()
-        except Exception as exc:  # one part failing does not hide the others
-            print(f"  !! {part.__name__}: {type(exc).__name__}: {exc}", flush=True)
+    harness.run_parts((bench_hot_path_cost, bench_shedding, bench_slow_clients, bench_idle_clients))
 
 
 if __name__ == "__main__":
