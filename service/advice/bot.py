@@ -26,11 +26,11 @@ from typing import Any
 from service.core.cards import Card
 from service.core.errors import IllegalError
 from service.core.game import Count, Cut, Deal, Discard, GameState, can
-from service.core.play import Go, Play, PlayCard
+from service.core.play import Go, PlayCard
 from service.core.show import show_total
 
 from .discards import analyse_discards
-from .pegging import SeatKnowledge, advise, greedy_action
+from .pegging import advise, greedy_action, knowledge
 
 LEVELS = ("greedy", "strong")
 BOT_SAMPLES = None
@@ -129,22 +129,17 @@ def _discard(v: SeatView, level: str) -> Suggestion:
 
 
 def _play(v: SeatView, level: str) -> Suggestion:
-    play = Play.start(v.players, v.pone, tournament=v.tournament)
-    limits = [0] * v.players
-    for a in v.plays:
-        if type(a) is Go and not v.tournament:  # a tournament go may be a renege: it proves nothing
-            limits[a.seat] = max(limits[a.seat], 31 - play.count)
-        play, _ = play.advance(a)
+    seen = (*v.discards, *((v.starter,) if v.starter is not None else ()))
+    k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, seen, v.tournament)
+    play = k.play
     held = tuple(c for c in v.hand if c not in play.played)
-    legal = [a for a in play._replace(held=tuple(held if s == v.seat else () for s in range(v.players)))
-             .legal_actions() if a.seat == v.seat] if not v.tournament else []
+    legal = play._replace(held=tuple(held if s == v.seat else () for s in range(v.players))).legal_actions() \
+        if not v.tournament else []
     if len(legal) == 1:  # forced: one card that fits, or go
         return Suggestion(legal[0], level, {"phase": "play", "forced": True})
     if level == "greedy":
         action, pts = greedy_action(play, v.seat, held)
         return Suggestion(action, level, {"phase": "play", "points_now": pts})
-    seen = (*v.discards, *((v.starter,) if v.starter is not None else ()))
-    k = SeatKnowledge(play, v.seat, v.hand, seen, tuple(limits))
     advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=BOT_NODE_BUDGET)
     options = advice.options
     best = options[0]
