@@ -113,7 +113,7 @@ def bench(scores, pegging, gos) -> None:
         return _wsgi(app, [("GET", "/healthz", b"")])
 
     from service.http import metrics
-    from service.http.middleware import new_request_id
+    from service.http.wire import new_request_id
 
     cors = falcon.CORSMiddleware(allow_origins="*", expose_headers=["X-Request-ID"])
     req = falcon.Request(falcon.testing.create_environ("/healthz", headers={"Origin": "https://example.org"}))

@@ -70,11 +70,6 @@ def _what_scores(seq: tuple[int, ...]) -> tuple[int, ...]:
     return seq[-max(same, distinct):]
 
 
-def _peg_points(seq: tuple[int, ...], count: int) -> int:
-    """What the last rank of ``seq`` scores (15, 31, pairs, runs): :func:`service.core.play.peg_scores` on ranks."""
-    return _step(seq)[1] + (2 if count == 15 or count == MAX_COUNT else 0)
-
-
 def _peg_points_of(seq: tuple[int, ...], count: int) -> int:
     pts = 2 if count == 15 or count == MAX_COUNT else 0
     n = len(seq)

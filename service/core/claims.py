@@ -54,7 +54,6 @@ MAX_CLAIM = 29
 """The most a claim may be: the best hand (29)."""
 ZERO_HAND = 19
 """The claim that means "nothing": no hand scores 19."""
-VERDICTS = ("correct", "under", "over")
 NOT_CLAIMABLE = frozenset({"renege", "muggins", "his_heels", "false_claim_of_game"})
 """Scores no claim covers and muggins never takes (ACC 10.3)."""
 

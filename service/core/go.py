@@ -1,7 +1,8 @@
 """Go: may a seat say it, and what a go said while able costs (ACC 7.3).
 
-The go rule itself is :meth:`service.core.play.Play.may_go`; this module asks
-it about one seat's cards at one count, for a caller outside a whole play.
+The go rule itself is :meth:`service.core.play.Play.may_go` (with
+:meth:`~service.core.play.Play.playable_now`, the cards that fit); this module
+asks it about one seat's cards at one count, for a caller outside a whole play.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ def rule_on_go(count: int, held: Sequence[Card], tournament: bool = False) -> Go
             field="hand",
         )
     ensure_distinct(held)
-    cards, n = Play(2, 0, count, (), held=(tuple(held), ()), tournament=tournament).playable_now(0)
-    # A go at the lead is refused outright, never a renege (docs/rules.md).
-    penalty = renege_points(n) if tournament and count else 0
+    play = Play(2, 0, count, (), held=(tuple(held), ()), tournament=tournament)
+    cards, n = play.playable_now(0)
+    # A renege is a go the rules let stand while able (never at the lead: docs/rules.md).
+    penalty = renege_points(n) if n and play.may_go(0) else 0
     return GoRuling(legal=not n, count=count, playable=tuple(cards), penalty=penalty)

@@ -218,7 +218,7 @@ class Play(NamedTuple):
         """The go rule: a seat may say go only when no card it holds fits
         under 31, and never as the leader of a count (every card fits at 0).
         Under tournament rules a go while able is allowed but is a renege."""
-        if not self.count_cards:
+        if not self.count:  # the lead: every card is worth at least 1, so none has been laid
             return False
         if self.tournament:
             return True

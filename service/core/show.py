@@ -205,9 +205,6 @@ PATTERNS: dict[int, ShowPattern] = {
 }
 """The 6,175 five-card rank multisets, keyed by the sum of :data:`RANK_KEY`."""
 
-RANK_ITEMS: dict[int, tuple[tuple[str, tuple[int, ...], int], ...]] = {k: p.items for k, p in PATTERNS.items()}
-"""Fifteens, pairs and runs (as positions into the five sorted cards) of each rank multiset."""
-
 RANK_POINTS: dict[int, int] = {k: p.points for k, p in PATTERNS.items()}
 """Points from fifteens, pairs and runs of each rank multiset."""
 

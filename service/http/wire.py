@@ -152,11 +152,17 @@ def one_whole_request(data: bytes) -> bool:
     return len(data) == end + 4 + (length or 0)
 
 
+def new_request_id() -> str:
+    """32 random hex digits, like ``uuid4().hex`` at a fifth of its cost: an id
+    to find a request by, not a secret (``random`` reseeds in every forked worker)."""
+    return "%032x" % getrandbits(128)
+
+
 def problem_answer(status: int, slug: str, title: str, detail: str, *, path: str = "",
              headers: tuple[tuple[str, str], ...] = (), keep_alive: bool = False) -> bytes:
     """A whole HTTP/1.1 answer carrying an RFC 9457 problem (the connection closes after it
     unless ``keep_alive``)."""
-    rid = "%032x" % getrandbits(128)
+    rid = new_request_id()
     body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
                        "instance": path, "request_id": rid,
                        "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()

@@ -62,7 +62,6 @@ import socket
 import threading
 import time
 from functools import partial
-from random import getrandbits
 
 from gunicorn.http2 import negotiation
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
@@ -75,6 +74,7 @@ from .wire import (
     OVERLOADED_KEEP,
     READ_TIMEOUT,
     DeadlineSocket,
+    new_request_id,
     one_whole_request,
     problem_answer,
     problem_for,
@@ -317,7 +317,7 @@ class Worker(ThreadWorker):
         self.shed_count += 1
         self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
         keep = self.alive and one_whole_request(buf)
-        answer = (OVERLOADED_KEEP if keep else OVERLOADED_CLOSE) % {b"r": b"%032x" % getrandbits(128)}
+        answer = (OVERLOADED_KEEP if keep else OVERLOADED_CLOSE) % {b"r": new_request_id().encode()}
         try:
             sent = socket.socket.send(sock, answer)
         except OSError:

@@ -37,7 +37,6 @@ from typing import NamedTuple, Sequence
 from service.core.errors import MalformedError
 from service.core.options import TARGETS, GameOptions
 
-RESULTS = ("win", "skunk", "double_skunk", "lurch")
 BEST_OF = (1, 3, 5, 7)
 MAX_SCORE = 150
 """The highest final score: a side one short of 121 counting a 29 hand."""

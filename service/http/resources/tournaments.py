@@ -17,14 +17,13 @@ from marshmallow import ValidationError, fields, validate
 from service.core.errors import MalformedError
 from service.tournament.bracket import MAX_ENTRANTS, bracket
 from service.tournament.matches import BEST_OF, MAX_SCORE, MatchRules, score_match
-from service.tournament.standings import Result, standings
+from service.tournament.standings import MAX_RESULTS, Result, standings
 
 from ..media import read_json_object
 from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
 from .games import RecordSchema, replay_json
 
 MAX_GAMES = 15
-MAX_RESULTS = 2000
 MAX_NAME = 40
 MAX_NAMED_ENTRANTS = 1024
 STANDINGS_BODY_BYTES = 2560 * 1024
