@@ -20,7 +20,7 @@ from service.advice.discards import MODELS, analyse_discards
 from service.advice.pegging import advise, knowledge, solve_known
 from service.core.errors import IllegalError, MalformedError
 from service.core.game.views import action_json as game_action_json
-from service.core.play import Go, Play, PlayCard
+from service.core.play import Go, Play, PlayCard, replay
 
 from ..actions import action_json
 from ..actions import game_action_json as game_action_json_plain
@@ -123,12 +123,10 @@ class PeggingAdvise:
                 raise MalformedError(f"hands/{seat} is the seat's hand", field=f"hands/{seat}")
             if {c for h in hands for c in h} & set(seen):
                 raise MalformedError("a hand holds a card given as seen elsewhere", field="hands")
-            play = Play.start(players, pone, hands, tournament=data["tournament"])
             try:
-                for i, a in enumerate(data["plays"]):
-                    play, _ = play.apply(a)
-            except IllegalError as exc:  # the hands contradict the play
-                raise MalformedError(f"the plays do not fit the hands: {exc}", field=f"plays/{i}") from None
+                play, _ = replay(Play.start(players, pone, hands, tournament=data["tournament"]), data["plays"])
+            except IllegalError as exc:  # the hands contradict the play; replay names the entry
+                raise MalformedError(f"the plays do not fit the hands: {exc}", field=exc.field) from None
             result = solve_known(play)
         else:
             result = advise(k, data.get("samples"), data["seed"])
