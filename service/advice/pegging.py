@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from service.core.cards import CARDS, RANK, VALUE, Card
 from service.core.errors import MalformedError
+from service.core.options import side_of
 from service.core.play import Go, Play, PlayCard
 
 MAX_COUNT = 31
@@ -94,7 +95,7 @@ class Solver:
     def __init__(self, players: int) -> None:
         self.players = players
         self.sides = 2 if players == 4 else players
-        self.side = tuple(s % 2 if players == 4 else s for s in range(players))
+        self.side = tuple(side_of(players, s) for s in range(players))
         self.memo: dict[tuple, tuple[int, ...]] = {}
         self.nodes = 0
 

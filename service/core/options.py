@@ -25,6 +25,16 @@ SEED_LENGTH = (1, 200)
 DOUBLE_SKUNK_GAMES = (3, 4)
 
 
+def side_of(players: int, seat: int) -> int:
+    """Whose score a seat pegs on: with four players the partnerships, seats
+    0 and 2 (side 0) against 1 and 3 (side 1); otherwise each seat its own.
+
+    >>> side_of(4, 3), side_of(3, 2)
+    (1, 2)
+    """
+    return seat % 2 if players == 4 else seat
+
+
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     players: int = 2
@@ -73,7 +83,7 @@ class GameOptions:
         return 2 if self.players == 4 else self.players
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.players == 4 else seat
+        return side_of(self.players, seat)
 
     @property
     def cards_dealt(self) -> int:

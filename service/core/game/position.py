@@ -261,7 +261,7 @@ def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int],
     for s in scores:
         if s.points <= 0:
             continue
-        side = s.seat % 2 if o.players == 4 else s.seat
+        side = o.side_of(s.seat)
         front, back = pegs[side]
         if s.kind == "set_back":  # ACC 8.4.b: both pegs go back, never below 0
             new = front - s.points

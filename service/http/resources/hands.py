@@ -29,6 +29,7 @@ import orjson
 
 from service.core.cards import Card
 from service.core.claims import FalseClaimOfGame, Ruling, false_claim_of_game, judge
+from service.core.options import side_of
 from service.core.play import Score
 from service.core.show import score_show
 
@@ -84,7 +85,7 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     ruling = judge(players, seat, scores, data["claim"], data["muggins"])
     false_claim = None
     if data["tournament"] and data.get("scores") is not None:
-        before = data["scores"][seat % 2 if players == 4 else seat]
+        before = data["scores"][side_of(players, seat)]
         false_claim = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, data["target"])
     return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(ruling, false_claim=false_claim)) + b"}"
 
