@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
-from typing import Any, get_type_hints
+from typing import Any, Sequence, get_type_hints
 
 from .errors import MalformedError
 
@@ -154,6 +154,15 @@ _DEFAULTS = asdict(GameOptions())
 @lru_cache(maxsize=512)
 def _differences(options: GameOptions) -> tuple[tuple[str, Any], ...]:
     return tuple((k, v) for k, v in asdict(options).items() if _DEFAULTS[k] != v)
+
+
+def next_first_dealer(scores: Sequence[int], first_dealer: int, loser_deals_first: bool, seats: int) -> int:
+    """Who deals first in the next game: with ``loser_deals_first`` the loser
+    (the lowest score, the first such side on a tie), else the seat left of
+    this game's first dealer (``seats`` round the table)."""
+    if loser_deals_first:
+        return min(range(len(scores)), key=lambda side: (scores[side], side))
+    return (first_dealer + 1) % seats
 
 
 def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from typing import NamedTuple, Sequence
 
 from service.core.errors import MalformedError
 from service.core.options import TARGETS, GameOptions
+from service.core.options import next_first_dealer as core_next_first_dealer
 
 BEST_OF = (1, 3, 5, 7)
 MAX_SCORE = 150
@@ -155,10 +156,7 @@ def next_first_dealer(game: GameScore, first_dealer: int, rules: MatchRules) -> 
     """The next game's first dealer: this game's loser (the lowest score) with
     loser-deals-first, else the player left of this game's first dealer (the
     same rule as :func:`service.core.game.state.result`)."""
-    sides = len(game.scores)
-    if rules.loser_deals_first:
-        return min(range(sides), key=lambda side: (game.scores[side], side))
-    return (first_dealer + 1) % sides
+    return core_next_first_dealer(game.scores, first_dealer, rules.loser_deals_first, len(game.scores))
 
 
 def score_match(games: Sequence[Sequence[int]], rules: MatchRules = MatchRules()) -> MatchScore:

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card, ensure_distinct
 from ..errors import DuplicateCardError, IllegalError, MalformedError
-from ..options import GameOptions, outcome
+from ..options import GameOptions, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
 from .events import GameEvent
@@ -221,10 +221,7 @@ def result(state: GameState) -> dict[str, Any] | None:
         return None
     o = state.options
     out = outcome(o, pos.winner, list(pos.scores))
-    if o.loser_deals_first:
-        out["next_first_dealer"] = min(out["losers"], key=lambda entry: entry["score"])["side"]
-    else:
-        out["next_first_dealer"] = (state.first_dealer + 1) % o.players
+    out["next_first_dealer"] = next_first_dealer(pos.scores, state.first_dealer, o.loser_deals_first, o.players)
     return out
 
 
