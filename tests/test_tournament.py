@@ -187,7 +187,12 @@ def test_head_to_head_then_playoff(client):
     results = game("C", "P", 2, 10, 1) + game("D", "Q", 2, 10, 1)
     names, body = order(client, results)
     c = body["standings"][names.index("C")]
-    assert c["decided_by"] == "playoff" and c["playoff_with"] == ["D"]
+    d = body["standings"][names.index("D")]
+    assert c["decided_by"] == "playoff" and names.index("D") == names.index("C") + 1
+    assert c["playoff_group"] == d["playoff_group"] == c["position"]
+    p, q = body["standings"][names.index("P")], body["standings"][names.index("Q")]
+    assert p["playoff_group"] == q["playoff_group"] == 3  # the two losers, tied too
+    assert a["playoff_group"] is None
 
 
 @pytest.mark.parametrize(("lines", "problem_"), [
@@ -243,7 +248,48 @@ def test_standings_are_a_total_order_consistent_with_the_tie_breakers(raw):
         else:
             assert (a.head_to_head or 0) >= (b.head_to_head or 0)
             assert a.decided_by in ("head_to_head", "playoff")
-            assert (a.decided_by == "playoff") == (b.player in a.playoff_with)
+            assert (a.decided_by == "playoff") == (a.playoff_group == b.playoff_group is not None)
+
+
+def _reference_table(results: list[Result]) -> list[tuple]:
+    """The standings written as the rules read, pair by pair (quadratic, fine for a few
+    players): each player's sums, the head-to-head of every tied group summed over
+    every pair of its players, then the players sorted; (player, head_to_head,
+    names tied with him on every key)."""
+    names: list[str] = []
+    for r in results:
+        names += [n for n in (r.player, r.opponent) if n not in names]
+
+    def sums(n: str) -> tuple:
+        mine = [r for r in results if r.player == n]
+        return (sum(r.game_points for r in mine), sum(r.won for r in mine), sum(r.spread for r in mine),
+                sum(r.spread for r in mine if r.spread > 0))
+
+    def h2h(n: str) -> int | None:
+        group = [o for o in names if o != n and sums(o) == sums(n)]
+        if not group:
+            return None
+        return sum(r.game_points for r in results if r.player == n and r.opponent in group)
+
+    key = {n: (*sums(n), h2h(n) or 0) for n in names}
+    order = sorted(names, key=lambda n: key[n], reverse=True)  # stable: ties in the order met
+    return [(n, h2h(n), [o for o in order if o != n and key[o] == key[n]]) for n in order]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines_st)
+def test_standings_agree_with_a_pairwise_reference(raw):
+    """The linear head-to-head and playoff groups equal the pairwise reference's; a
+    playoff group is the position of the first of the players tied on everything."""
+    results = [Result(p, o, gp, w, s) for p, o, gp, w, s in raw if p != o]
+    table = standings(results).table
+    ref = _reference_table(results)
+    assert [(s.player, s.head_to_head) for s in table] == [(n, h) for n, h, _ in ref]
+    by_name = {s.player: s for s in table}
+    for s, (_, _, tied) in zip(table, ref):
+        group = sorted([s.position] + [by_name[o].position for o in tied])
+        assert s.playoff_group == (group[0] if tied else None)
+        assert group == list(range(group[0], group[0] + len(group)))  # listed together
 
 
 def test_standings_for_1000_results_are_quick_enough_to_measure():

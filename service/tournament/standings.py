@@ -15,7 +15,14 @@ in this order:
    points each earned in games against the others of that group (with two
    players, who beat whom);
 6. still tied: a one-game playoff is needed (``playoff``); the standings
-   list them in the order given, each naming the others.
+   list them together in the order they first appear, each with the
+   position of the first of them (``playoff_group``): naming every other
+   player on every line would make the answer grow with the square of a
+   tie (2,000 lines of one tie: tens of megabytes).
+
+Every step is linear in the lines (and the sort n log n): the head-to-head
+is summed over the lines once, each line counting when its opponent is in
+its player's tie group.
 
 The cross-check pairs each game's two lines (A v B and B v A of the same
 round, or the n-th of each when no round is given) and flags a pair whose
@@ -31,7 +38,7 @@ count as given.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from typing import NamedTuple, Sequence
 
 from service.core.errors import MalformedError
@@ -61,8 +68,9 @@ class Standing(NamedTuple):
     """Game points against the others tied with him on the first four keys (None if nobody is)."""
     decided_by: str | None
     """The first tie-breaker that puts him above the next player (None for the last)."""
-    playoff_with: tuple[str, ...]
-    """Players tied with him on every key: a one-game playoff is needed."""
+    playoff_group: int | None
+    """Tied with others on every key (a one-game playoff is needed): the position of the
+    first of them, each of them listed next to the others; None if tied with nobody."""
 
 
 class Disagreement(NamedTuple):
@@ -88,7 +96,6 @@ def standings(results: Sequence[Result]) -> Standings:
     if len(results) > MAX_RESULTS:
         raise MalformedError(f"at most {MAX_RESULTS} results", field="results")
     totals: dict[str, dict] = {}
-    against: dict[tuple[str, str], int] = defaultdict(int)
     for i, r in enumerate(results):
         if r.player == r.opponent:
             raise MalformedError(f"{r.player!r} cannot play himself", field=f"results/{i}/opponent")
@@ -101,41 +108,44 @@ def standings(results: Sequence[Result]) -> Standings:
         t["won"] += r.won
         t["spread"] += r.spread
         t["plus"] += max(r.spread, 0)
-        against[r.player, r.opponent] += r.game_points
-    # Head-to-head counts only among players tied on the four sums.
-    groups: dict[tuple[int, int, int, int], list[str]] = defaultdict(list)
-    for name, t in totals.items():
-        groups[_key(t)].append(name)
-    h2h: dict[str, int | None] = {}
-    for names in groups.values():
-        for n in names:
-            h2h[n] = sum(against[n, o] for o in names if o != n) if len(names) > 1 else None
-    full = {n: (*_key(t), h2h[n] or 0) for n, t in totals.items()}
+    keys = {name: _key(t) for name, t in totals.items()}
+    group_size: dict[tuple[int, int, int, int], int] = defaultdict(int)
+    for k in keys.values():
+        group_size[k] += 1
+    # Head-to-head counts only among players tied on the four sums: one pass over the
+    # lines, each counting for its player when its opponent is of his group.
+    h2h: dict[str, int | None] = {n: 0 if group_size[k] > 1 else None for n, k in keys.items()}
+    for r in results:
+        if keys[r.player] == keys[r.opponent]:
+            h2h[r.player] += r.game_points  # type: ignore[operator]  # tied: not None
+    full = {n: (*keys[n], h2h[n] or 0) for n in totals}
     order = sorted(totals, key=full.__getitem__, reverse=True)  # stable: ties keep the order given
     table = []
+    first = 0  # the index of the first of the players tied with this one on every key
     for pos, name in enumerate(order):
         t = totals[name]
+        if pos and full[order[pos - 1]] != full[name]:
+            first = pos
         decided = None
         if pos + 1 < len(order):
             decided = next((tb for tb, x, y in zip(TIE_BREAKERS, full[name], full[order[pos + 1]]) if x != y),
                            "playoff")
-        mates = tuple(o for o in groups[_key(t)] if o != name and full[o] == full[name])
+        tied = decided == "playoff" or first < pos
         table.append(Standing(pos + 1, name, t["games"], t["game_points"], t["won"], t["spread"],
-                              t["plus"], h2h[name], decided, mates))
+                              t["plus"], h2h[name], decided, first + 1 if tied else None))
     return Standings(tuple(table), tuple(cross_check(results)))
 
 
 def cross_check(results: Sequence[Result]) -> list[Disagreement]:
     """Each game's two lines compared; see the module docstring."""
-    waiting: dict[tuple, list[int]] = defaultdict(list)
+    waiting: dict[tuple, deque[int]] = defaultdict(deque)  # a deque: the oldest line pairs first
     pairs: list[tuple[int, int]] = []
     for i, r in enumerate(results):
-        mine = (r.round, r.player, r.opponent)
-        other = (r.round, r.opponent, r.player)
-        if waiting[other]:
-            pairs.append((waiting[other].pop(0), i))
+        other = waiting.get((r.round, r.opponent, r.player))
+        if other:
+            pairs.append((other.popleft(), i))
         else:
-            waiting[mine].append(i)
+            waiting[r.round, r.player, r.opponent].append(i)
     out: list[Disagreement] = []
     for i, j in pairs:
         a, b = results[i], results[j]
