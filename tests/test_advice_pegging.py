@@ -87,3 +87,33 @@ def test_advice_is_seeded():
     k = knowledge(2, 1, 1, deck[:4], [])
     a, b = advise(k, 6, seed=5), advise(k, 6, seed=5)
     assert [(o.action, o.points) for o in a.options] == [(o.action, o.points) for o in b.options]
+
+
+def _four_player_lead(seed: int = 4):
+    deck = random.Random(seed).sample(CARDS, 4)
+    return knowledge(4, 1, 1, deck, [])  # seat 1, the pone, leads: the largest searches
+
+
+def test_the_position_cap_holds_inside_a_deal(monkeypatch):
+    """The cap stops the search inside a deal (before: only between deals, so the last
+    deal ran past it); a deal cut short is left out of the means."""
+    from service.advice import pegging
+
+    monkeypatch.setattr(pegging, "NODE_CAP", 30_000)
+    k = _four_player_lead()
+    capped = advise(k, 200, seed=2)
+    assert capped.nodes <= 30_000 and 1 <= capped.samples < 200
+    again = advise(k, capped.samples, seed=2)  # the same deals, each solved whole
+    assert [(o.action, o.points) for o in capped.options] == [(o.action, o.points) for o in again.options]
+
+
+def test_an_exact_solve_past_the_cap_is_refused(monkeypatch):
+    from service.advice import pegging
+
+    monkeypatch.setattr(pegging, "NODE_CAP", 1_000)
+    deck = random.Random(5).sample(CARDS, 16)
+    play = Play.start(4, 1, [deck[4 * i:4 * i + 4] for i in range(4)])
+    with pytest.raises(MalformedError, match="positions"):
+        pegging.solve_known(play)
+    with pytest.raises(MalformedError, match="positions"):  # a first deal past the cap: nothing to answer
+        advise(_four_player_lead(), 5, seed=2)

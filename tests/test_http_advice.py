@@ -54,6 +54,37 @@ def test_discards_bad_requests_name_the_field(plain, body, field):
     assert field in fields(problem(plain.simulate_post("/v1/discards", json=body), 422))
 
 
+KNOWN_MAXIMA = [(2, 6, 39), (2, 5, 39), (3, 5, 35), (4, 5, 31)]
+"""(players, cards dealt, the most known cards): 52 less the seat's cards, the others',
+the cards dealt straight to the crib and the starter, counted here by hand."""
+
+
+def test_the_documented_known_maxima_are_the_contract_s():
+    import yaml
+    from conftest import ROOT
+
+    known = yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["schemas"]["DiscardsRequest"][
+        "properties"]["known"]
+    assert known["maxItems"] == max(m for _, _, m in KNOWN_MAXIMA)
+    for text in ("39 with 2 players", "35 with 3", "31 with 4"):
+        assert text in known["description"]
+
+
+@pytest.mark.parametrize(("players", "dealt", "most"), KNOWN_MAXIMA)
+@pytest.mark.parametrize("model", ["tuned", "random"])
+def test_discards_accept_the_documented_most_known_cards(plain, players, dealt, most, model):
+    """Each documented maximum is answered 2xx (40 were documented and always refused);
+    one more is a 422 naming /known."""
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    body = {"cards": deck[:dealt], "players": players, "dealer": False, "model": model,
+            "known": deck[dealt:dealt + most]}
+    r = plain.simulate_post("/v1/discards", json=body)
+    assert r.status_code == 200, r.text
+    assert r.json["unseen"] == 52 - dealt - most
+    body["known"] = deck[dealt:dealt + most + 1]
+    assert fields(problem(plain.simulate_post("/v1/discards", json=body), 422)) == ["/known"]
+
+
 def test_pegging_advise_and_solve(plain):
     base = {"players": 2, "pone": 1, "seat": 0, "hand": ["5H", "5C", "TS", "JD"],
             "plays": [{"seat": 1, "card": "KH"}]}
@@ -178,3 +209,12 @@ def test_suggest_after_a_renege_under_tournament_rules(plain):
     assert r.status_code == 200, r.text
     action = r.json["action"]
     assert action["seat"] == 1 and action["type"] in ("play", "go")
+
+
+def test_pegging_advice_never_searches_past_its_cap(plain):
+    """200 deals asked at a 4-player lead: the search stops at the documented 150,000
+    positions, inside a deal (it was 202,847 when the cap was checked between deals)."""
+    r = plain.simulate_post("/v1/pegging/advise", json={
+        "players": 4, "pone": 1, "seat": 1, "hand": ["3C", "4D", "5H", "6S"], "samples": 200, "seed": 1})
+    assert r.status_code == 200, r.text
+    assert r.json["positions"] <= 150_000 and 1 <= r.json["samples"] < 200

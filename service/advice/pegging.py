@@ -89,10 +89,16 @@ def _peg_points_of(seq: tuple[int, ...], count: int) -> int:
     return pts
 
 
-class Solver:
-    """Double-dummy values of play positions, memoised across calls (one solver per request)."""
+class PositionCapReached(Exception):
+    """A solver searched its ``cap`` of positions (raised from inside the search)."""
 
-    def __init__(self, players: int) -> None:
+
+class Solver:
+    """Double-dummy values of play positions, memoised across calls (one solver per request).
+    With a ``cap``, the search stops with :class:`PositionCapReached` at that many positions."""
+
+    def __init__(self, players: int, cap: int | None = None) -> None:
+        self.cap = cap
         self.players = players
         self.sides = 2 if players == 4 else players
         self.side = tuple(side_of(players, s) for s in range(players))
@@ -143,6 +149,8 @@ class Solver:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
+        if self.cap is not None and self.nodes >= self.cap:
+            raise PositionCapReached(self.cap)
         self.nodes += 1
         side = self.side[turn]
         best = None
@@ -325,9 +333,16 @@ been searched (at least one deal, at most :data:`MAX_DEFAULT_SAMPLES`): about
 hundred positions a deal, a 4-player lead tens of thousands)."""
 MAX_DEFAULT_SAMPLES = 64
 NODE_CAP = 150_000
-"""Whatever the sample count asked for, no more deals are started once this
-many positions have been searched (a request's work is bounded: about a
-second here); the answer says how many deals were solved."""
+"""Whatever the sample count asked for, no request searches more positions
+than this (a request's work is bounded: about a second here), checked inside
+the search: a deal cut short by it is left out, and the answer says how many
+deals were solved.  (One deal alone never needed so many in a search for the
+worst: under 100,000 at a 4-player lead; an exact solve, or a first deal,
+that would is a 422.)"""
+
+
+def _over_cap(field: str) -> MalformedError:
+    return MalformedError(f"the play from here needs more than {NODE_CAP:,} positions searched", field=field)
 
 
 def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
@@ -336,7 +351,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
     until ``node_budget`` positions are searched), each solved double dummy."""
     play = k.play
     rng = random.Random(f"pegging-advice/{seed}")
-    solver = Solver(play.players)
+    solver = Solver(play.players, cap=NODE_CAP)
     totals: dict[tuple[str, int], list[float]] = {}
     actions: dict[tuple[str, int], PlayCard | Go] = {}
     side = solver.side[k.seat]
@@ -344,10 +359,16 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
     while done < (samples if samples is not None else MAX_DEFAULT_SAMPLES):
         if done and (solver.nodes >= NODE_CAP or (samples is None and solver.nodes >= node_budget)):
             break
-        done += 1
         held = _deal_unseen(k, rng)
         full = play._replace(held=held)
-        for opt in solve(full, solver):
+        try:
+            solved = solve(full, solver)
+        except PositionCapReached:
+            if not done:
+                raise _over_cap("plays") from None
+            break  # the cap, inside this deal: the deals solved are the answer
+        done += 1
+        for opt in solved:
             key = ("go", 0) if type(opt.action) is Go else ("play", int(opt.action.card))
             actions[key] = opt.action
             acc = totals.setdefault(key, [0.0] * solver.sides)
@@ -361,8 +382,11 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
 
 def solve_known(play: Play) -> PeggingAdvice:
     """The exact double-dummy value of each action with every hand known (tournament analysis)."""
-    solver = Solver(play.players)
-    return PeggingAdvice(tuple(solve(play, solver)), 1, True, solver.nodes)
+    solver = Solver(play.players, cap=NODE_CAP)
+    try:
+        return PeggingAdvice(tuple(solve(play, solver)), 1, True, solver.nodes)
+    except PositionCapReached:
+        raise _over_cap("hands") from None
 
 
 def greedy_action(play: Play, seat: int, held: Sequence[Card]) -> tuple[PlayCard | Go, int]:

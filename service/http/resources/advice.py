@@ -40,6 +40,9 @@ from .pegging import PlayEntries
 
 MAX_SAMPLES = 200
 MAX_SEED = 2**31 - 1
+MAX_KNOWN = 39
+"""Known cards a discard question can name at most: 52 less the seat's 6 (or 5), the
+other seat's and the starter (2 players; fewer with more, which the core checks)."""
 
 
 class DiscardsRequest(DistinctCardsSchema):
@@ -48,7 +51,7 @@ class DiscardsRequest(DistinctCardsSchema):
     players = StrictInteger(load_default=2, validate=validate.OneOf([2, 3, 4]))
     dealer = StrictBoolean(required=True)
     partner_deals = StrictBoolean(load_default=False)
-    known = Cards(0, 40, what="the known cards", load_default=())
+    known = Cards(0, MAX_KNOWN, what="the known cards", load_default=())
     model = fields.String(load_default="tuned", validate=validate.OneOf(MODELS))
 
     def check(self, data: dict[str, Any]) -> None:
