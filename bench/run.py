@@ -41,6 +41,10 @@ ratio to a reference measured beside it, in the same run:
    shedding and without; the longest /healthz wait while 8 clients trickle
    request heads or 16 send nothing, this worker vs plain gthread; the hot
    path's ratio to the empty endpoint and its CPU a request under each worker.
+9. Worst cases (section ``worst``, bench/worst.py): every POST operation's
+   costliest body at the contract's limits (a documented generator), its
+   latency and server CPU a request under gunicorn beside a plain hand
+   score's, and the growth of its CPU from half the input to all of it.
 
 A section that fails (the engine or the API mid-change) prints its error
 and the others still run.  Every loop is bounded in count and in time;
@@ -67,7 +71,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import advice, bodies, harness, inprocess, overload, reference  # noqa: E402
+from bench import advice, bodies, harness, inprocess, overload, reference, worst  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -257,6 +261,7 @@ SECTIONS = {
     "tournament": bench_tournament,
     "advice": advice.run,
     "overload": bench_overload,
+    "worst": worst.bench,
 }
 
 

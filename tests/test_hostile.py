@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import json
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,6 +39,10 @@ from gunicorn_server import ROOT, gunicorn, worker_pids
 
 from service.app import DEFAULT_MAX_BODY_BYTES, body_limits
 from service.http import problems, wire
+
+if str(ROOT) not in sys.path:  # bench/ is beside tests/
+    sys.path.insert(0, str(ROOT))
+from bench import worst  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -563,6 +568,32 @@ def test_game_state_kinds(port, live_state, index):
     raw = json.dumps(body).encode().replace(b'"@NEST1000@"', b"[" * 1000 + b"]" * 1000)
     answer = exchange(port, request("POST", path, raw))
     assert_problem(answer, 400, 403, 413, 422)
+
+
+# ---------------------------------------------------------------- every operation's worst case
+
+
+WORST = [pytest.param(i, id=f"{path}:{what}") for i, (path, what, _, _) in enumerate(worst.cases())]
+
+
+@pytest.fixture(scope="module")
+def worst_bodies() -> list[tuple[str, str, bytes]]:
+    """bench/worst.py's bodies at the contract's limits (made and checked in-process once)."""
+    return worst.bodies()
+
+
+@pytest.mark.parametrize("index", WORST)
+def test_every_operation_s_worst_case_is_answered_in_time(port, worst_bodies, index):
+    """The costliest body each POST operation allows (bench/worst.py: the sizes, counts,
+    ties and positions at the contract's limits) is answered 2xx within the usual
+    deadline (a 2,000-line tie in the standings took minutes)."""
+    path, what, body = worst_bodies[index]
+    answer = exchange(port, request("POST", path, body))
+    assert 200 <= answer.status < 300, answer
+
+
+def test_the_worst_cases_cover_every_post_operation():
+    assert {path for path, _, _, _ in worst.cases()} == {path for path, _ in POSTS}
 
 
 # ---------------------------------------------------------------- the catalogue itself
