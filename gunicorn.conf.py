@@ -80,10 +80,14 @@ wsgi_app = "service.app:app"
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{_int_env('PORT', 8000)}"]
 
 try:  # gthread with problem+json errors, a request deadline and load shedding
+    from service.http import limits as _limits
     from service.http import worker as _worker
 
     _worker.Worker.read_timeout = float(os.environ.get("GUNICORN_READ_TIMEOUT", "").strip() or 5)
     _worker.Worker.max_pending = _int_env("GUNICORN_MAX_PENDING", 32)
+    # The app's body limits (service/http/limits.py): each body is gathered up to its path's.
+    _worker.Worker.body_limit = _limits.max_body_bytes()
+    _worker.Worker.path_limits = _limits.body_limits(_worker.Worker.body_limit)
     worker_class = "service.http.worker.Worker"
 except ImportError:  # an app served from elsewhere (bench's peers in their own venvs)
     worker_class = "gthread"
@@ -94,7 +98,7 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = 0  # no periodic worker recycling: nothing leaks
 
-# Request line and header limits (the body limit is the app's: CRIBBAGE_MAX_BODY_BYTES).
+# Request line and header limits (the body limits are service/http/limits.py's: CRIBBAGE_MAX_BODY_BYTES).
 limit_request_line = 4094
 limit_request_fields = 50
 limit_request_field_size = 8190

@@ -39,24 +39,15 @@ from service.core.errors import CribbageError
 from .http import media
 from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
+from .http import limits
+from .http.limits import DEFAULT_MAX_BODY_BYTES, body_limits  # noqa: F401  (importable from here too)
+from .http.limits import env_int as _env_int
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
 from .http.resources import advice, batch, games, hands, meta, pages, pegging, problem_pages, tournaments
 from .seal import Sealer, sealer_from_env
 
-DEFAULT_MAX_BODY_BYTES = 64 * 1024
-
 log = structlog.get_logger("service.app")
-
-
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    value = int(raw)
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {raw!r}")
-    return value
 
 
 def configure_logging() -> None:
@@ -98,14 +89,6 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
     )
 
 
-def body_limits(limit: int) -> dict[str, int]:
-    """The paths with a body limit of their own, never below the service's ``limit``:
-    the hands batch (1,000 items), the standings (2,000 lines) and the bracket (1,024 names)."""
-    return {"/v1/hands/score-batch": max(limit, batch.MAX_BODY_BYTES),
-            "/v1/tournaments/standings": max(limit, tournaments.STANDINGS_BODY_BYTES),
-            "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
-
-
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment:
@@ -116,7 +99,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
-    limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes
+    limit = limits.max_body_bytes() if max_body_bytes is None else max_body_bytes
     middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=body_limits(limit))]
     gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
         else gzip_min_bytes

@@ -695,20 +695,3 @@ def test_the_deadline_socket():
         sock.setblocking(True)  # a new request: a new deadline, the head again
         b.sendall(b"x")
         assert sock.recv(10) == b"x" and sock.in_head
-
-
-@pytest.mark.parametrize(("data", "ready"), [
-    (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", True),
-    (b"GET / HTTP/1.1\r\nHost: x\r\n", False),  # the head still coming
-    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{", False),  # the body still coming
-    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", True),
-    (b"POST / HTTP/1.1\r\ncontent-length:  2 \r\n\r\n{}", True),
-    (b"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n{", True),  # over the gathering limit: the thread refuses it
-    (b"POST / HTTP/1.1\r\nContent-Length: 2x\r\n\r\n", True),  # the parser's to refuse
-    (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", True),  # chunks: the thread reads them
-    (b"POST / HTTP/1.1\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n", True),  # waits for 100 Continue
-    (b"GET / HTTP/1.1\nHost: x\n\n", True),  # bare LFs: the parser's to refuse
-    (b"x" * 100, True),  # as much as gathered at most (here 100)
-])
-def test_a_request_is_handed_on_once_in(data, ready):
-    assert wire.request_in(data, 100 if data == b"x" * 100 else 65536) is ready

@@ -9,6 +9,8 @@
 * SIGTERM: a request in flight (its body half sent) is finished and answered.
 * Slow clients: 16 trickling heads a byte at a time (twice the threads) hold
   no thread: /healthz is answered meanwhile, and each trickler gets its 408.
+* Stalled uploads: eight of each framing (Content-Length, chunked, Expect:
+  100-continue) to the large-body operations hold no thread either.
 
 No wall-clock bound is tight: :data:`GENEROUS` only tells a bounded wait from
 an unbounded one.
@@ -230,3 +232,69 @@ def test_slow_clients_hold_no_thread(tmp_path):
             c.join(timeout=GENEROUS * 4)
         assert probes == [200] * 5
         assert answers == [408] * 16
+
+
+LARGE_BODY_PATHS = ("/v1/hands/score-batch", "/v1/tournaments/standings", "/v1/tournaments/bracket")
+FRAMINGS = {
+    "content-length": ("Content-Length: 100000\r\n", b'{"items": ['),
+    "chunked": ("Transfer-Encoding: chunked\r\n", b'b\r\n{"items": [\r\n'),
+    "expect-100-continue": ("Content-Length: 100000\r\nExpect: 100-continue\r\n", b'{"items": ['),
+}
+
+
+def _stalled_upload(port: int, path: str, framing: str, stop: threading.Event, answers: list[int]) -> None:
+    """Start an upload, send a few bytes of its body and stall; when answered (or cut),
+    start again at once, until ``stop``."""
+    headers, first = FRAMINGS[framing]
+    head = (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{headers}\r\n").encode()
+    while not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as s:
+                s.sendall(head)
+                if framing == "expect-100-continue":
+                    interim = s.recv(64)  # the 100 Continue (or a final answer)
+                    if not interim.startswith(b"HTTP/1.1 100"):
+                        answers.append(int(interim.split(b" ", 2)[1]))
+                        continue
+                s.sendall(first)
+                answers.append(_read_answer(s)[0])  # stalled: this waits for the server's 408
+        except (OSError, ValueError, IndexError):
+            time.sleep(0.05)
+
+
+def test_stalled_uploads_of_every_framing_hold_no_thread(tmp_path):
+    """Eight stalled uploads of each framing (a Content-Length of 100,000 bytes, chunks,
+    Expect: 100-continue) to the batch, standings and bracket operations, reconnecting
+    when answered: /healthz and a hand score are answered within 1 s meanwhile (under the
+    worker that gathered only short Content-Length bodies, /healthz waited 9 s)."""
+    with gunicorn(tmp_path / "g.log", GUNICORN_READ_TIMEOUT="2", GUNICORN_ACCESS_LOG="off") as base:
+        port = _port(base)
+        stop = threading.Event()
+        answers: dict[str, list[int]] = {framing: [] for framing in FRAMINGS}
+        clients = [threading.Thread(target=_stalled_upload, daemon=True,
+                                    args=(port, LARGE_BODY_PATHS[i % 3], framing, stop, answers[framing]))
+                   for framing in FRAMINGS for i in range(8)]
+        for c in clients:
+            c.start()
+        time.sleep(0.5)  # every upload is in and stalled
+        waits = []
+        end = time.monotonic() + 6  # three read deadlines: every staller cut and back again
+        try:
+            while time.monotonic() < end:
+                for raw in (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", SCORE):
+                    t0 = time.monotonic()
+                    with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as sock:
+                        sock.sendall(raw)
+                        status, _, _ = _read_answer(sock)
+                    waits.append((time.monotonic() - t0, status))
+                time.sleep(0.2)
+        finally:
+            stop.set()
+        for c in clients:
+            c.join(timeout=GENEROUS * 2)
+        print(f"stalled uploads: the longest wait for /healthz {max(w for w, _ in waits[::2]):.3f} s, for a "
+              f"hand score {max(w for w, _ in waits[1::2]):.3f} s ({len(waits)} probes)")  # pytest -rA shows it
+        assert {status for _, status in waits} == {200}
+        assert max(wait for wait, _ in waits) < 1.0, sorted(waits)[-5:]
+        for framing, got in answers.items():  # each staller was cut by the deadline, from the poller
+            assert got and set(got) == {408}, (framing, got)

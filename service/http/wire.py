@@ -105,29 +105,6 @@ class DeadlineSocket(socket.socket):
         except BlockingIOError:  # SO_RCVTIMEO ran out
             raise self._slow() from None
 
-def request_in(data: bytes, most: int) -> bool:
-    """Whether ``data`` holds a request's head and, with a Content-Length, its body, or
-    ``most`` bytes or more; or anything a parser will refuse (a head ending in bare
-    LFs).  A body not sent before an answer (``Expect``) or without a length
-    (chunked) is read by the thread, under the deadline.  Only a test of arrival:
-    gunicorn's parser judges the request."""
-    if len(data) >= most:
-        return True
-    end = data.find(b"\r\n\r\n")
-    if end < 0:
-        return b"\n\n" in data
-    head = data[:end].lower()
-    if b"\nexpect:" in head or b"\ntransfer-encoding:" in head:
-        return True
-    at = head.find(b"\ncontent-length:")
-    if at < 0:
-        return True
-    line_end = head.find(b"\r", at + 16)
-    value = head[at + 16:line_end if line_end >= 0 else len(head)].strip()
-    if not value.isdigit():
-        return True
-    return len(data) >= end + 4 + int(value) or int(value) >= most
-
 
 def one_whole_request(data: bytes) -> bool:
     """Whether ``data`` is exactly one HTTP/1.1 request, head and Content-Length body, and

@@ -32,13 +32,22 @@ on the wire itself is :mod:`.wire`):
 * **A thread gets a request only once it is in.**  gthread gives a
   connection a thread at its first byte (or at once, for a new one: up to
   5 s waiting for it).  Here every connection waits in the poller, and its
-  bytes are gathered there (:meth:`Worker._gather`) until the head, and a
-  Content-Length body, are in (:func:`.wire.request_in`); then the bytes go
-  into gthread's parser and the connection to a thread.  Slow and idle
-  clients hold no thread (measured: 8 tricklers reconnecting at once, or
-  16 silent connections, left /healthz answered in milliseconds; under
-  plain gthread it went unanswered); one that is not done in time is
-  answered 408 from the main loop.  A connection gthread closes gracefully
+  bytes are gathered there (:meth:`Worker._gather`) until the head and the
+  whole body are in, however the body is framed (:class:`.gather.Arrival`):
+  a Content-Length body, chunks up to the last one, and after ``Expect:
+  100-continue`` (answered ``100 Continue`` from the poller) either, each up
+  to its own path's body limit (:mod:`.limits`, which gunicorn.conf.py
+  sets on the class: the batch, standings and bracket take more).  A body
+  past its limit is answered 413 from the poller at once.  Then the bytes
+  go into gthread's parser and the connection to a thread, which never
+  waits on the client.  Slow and idle clients hold no thread (measured: 8
+  tricklers reconnecting at once, or 16 silent connections, left /healthz
+  answered in milliseconds; under plain gthread it went unanswered; 8
+  stalled uploads of each framing to the large-body operations kept
+  /healthz waiting 9 s when only a short Content-Length body was gathered);
+  one that is not done in time is answered 408 from the main loop.  What a
+  worker holds gathering is bounded (:data:`GATHER_BUDGET`): past it a
+  further upload is answered 503.  A connection gthread closes gracefully
   is drained by the poller (:class:`Conn`), not by a 2 s blocking read on
   the main loop.
 
@@ -67,9 +76,10 @@ from gunicorn.http2 import negotiation
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
+from .gather import CONTINUE, IN, MORE, Arrival
+from .limits import DEFAULT_MAX_BODY_BYTES, body_limits
 from .wire import (
     HeadTooSlow,
-    request_in,
     OVERLOADED_CLOSE,
     OVERLOADED_KEEP,
     READ_TIMEOUT,
@@ -87,9 +97,11 @@ NEVER_SHED = (b"GET /healthz ", b"GET /healthz?")
 """Requests served however loaded the worker is: the liveness probe (cheap; a probe
 answered 503 under load would have the orchestrator restart a busy, healthy
 process).  Readiness (/readyz) is shed: an overloaded worker is not ready for more."""
-GATHER_MAX = 65536 + 16384
-"""Bytes of a request gathered in the poller at most (a body over the app's limit, or a
-head past gunicorn's, goes to a thread at once and is refused there)."""
+GATHER_BUDGET = 64 * 1024 * 1024
+"""Bytes a worker holds in requests it is gathering, at most: an upload that would pass it
+is answered 503 (``overloaded``) at once, so that many large slow uploads at a time
+cannot take a worker's memory (a body waits at most ``read_timeout`` to arrive)."""
+CONTINUE_ANSWER = b"HTTP/1.1 100 Continue\r\n\r\n"
 SHED_REST = 0.1
 """Seconds a connection just answered 503 is left unread: a client that ignores
 Retry-After and asks again at once waits that long to be read (measured: a
@@ -110,7 +122,8 @@ class Conn(TConn):
     lingering read is the poller's (:meth:`Worker.linger`)."""
 
     worker: Worker | None = None
-    gathered = b""  # the bytes of a request read so far in the poller
+    arrival: Arrival | None = None  # the request being gathered in the poller
+    continued = False  # the poller answered its Expect: 100-continue
 
     def close(self, graceful: bool = False) -> None:
         if graceful and self.worker is not None:
@@ -125,6 +138,8 @@ class Worker(ThreadWorker):
 
     read_timeout = READ_TIMEOUT
     max_pending = MAX_PENDING
+    body_limit = DEFAULT_MAX_BODY_BYTES
+    path_limits = body_limits(DEFAULT_MAX_BODY_BYTES)
 
     def init_process(self) -> None:
         # Counted here, written to prometheus-client at most once a second from the
@@ -169,6 +184,12 @@ class Worker(ThreadWorker):
         self.waiting: dict[Conn, float] = {}  # no byte of a request yet: closed at
         self.gathering: dict[Conn, float] = {}  # a request coming in: 408 at
         self.idle_wait = max(self.cfg.keepalive, 5.0)  # gthread's: keep-alive, 5 s for a first byte
+        self.held = 0  # bytes held in the requests being gathered (GATHER_BUDGET)
+        cfg = self.cfg
+        # A head without its end past every limit of gunicorn's is the parser's to refuse.
+        self.line_max = cfg.limit_request_field_size or 8190
+        self.head_max = ((cfg.limit_request_line or 8190) + 4
+                         + (cfg.limit_request_fields or 100) * (self.line_max + 2))
 
     # -- problem+json instead of gunicorn's HTML ---------------------------------
 
@@ -223,8 +244,12 @@ class Worker(ThreadWorker):
                 self._watch(conn)
 
     def handle_request(self, req, conn):
-        """The head is in: from here a late read is the body's (answered by the app)."""
+        """The head is in: from here a late read is the body's (answered by the app).  An
+        ``Expect: 100-continue`` the poller answered is not answered again."""
         conn.sock.in_head = False
+        if conn.continued:
+            conn.continued = False
+            req._expected_100_continue = False
         return super().handle_request(req, conn)
 
     # -- gathering requests in the poller ---------------------------------------------
@@ -233,13 +258,13 @@ class Worker(ThreadWorker):
         """Wait in the poller for a request on ``conn`` (a new connection, a kept-alive
         one, a shed one after its rest), without a thread."""
         socket.socket.setblocking(conn.sock, False)
-        conn.gathered = b""
+        conn.arrival = None
         self.waiting[conn] = time.monotonic() + (self.idle_wait if self.alive else STOP_LINGER)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._gather, conn))
 
     def _gather(self, conn, _fileobj=None) -> None:
-        """Read what has come; once the request is in (:func:`request_in`: its head, and a
-        Content-Length body), hand it on (:meth:`_dispatch`).  The first bytes start the
+        """Read what has come; once the request is in (:class:`.gather.Arrival`: its head
+        and its whole body), hand it on (:meth:`_dispatch`).  The first bytes start the
         request's deadline (``read_timeout``): past it, 408 from here."""
         try:
             data = socket.socket.recv(conn.sock, 65536)
@@ -247,23 +272,39 @@ class Worker(ThreadWorker):
             return
         except OSError:
             data = b""
+        arrival = conn.arrival
         if not data:  # the client is done sending
             self._unwatch(conn)
-            if conn.gathered:  # a request cut short: the parser and the app say what is missing
-                buf, conn.gathered = conn.gathered, b""
-                self._dispatch(conn, buf)
+            if arrival is not None:  # a request cut short: the parser and the app say what is missing
+                self._dispatch(conn, bytes(arrival.data))
             else:
                 self.nr_conns -= 1
                 conn.sock.close()
             return
-        if not conn.gathered:
+        if arrival is None:
             self.waiting.pop(conn, None)
             self.gathering[conn] = time.monotonic() + self.read_timeout
-        buf = conn.gathered = conn.gathered + data
-        if request_in(buf, GATHER_MAX):
-            self._unwatch(conn)
-            conn.gathered = b""
-            self._dispatch(conn, buf)
+            arrival = conn.arrival = Arrival(self.path_limits, self.body_limit, self.head_max, self.line_max)
+        self.held += len(data)
+        verdict = arrival.feed(data)
+        if verdict is MORE:
+            if self.held > GATHER_BUDGET:
+                self._unwatch(conn)
+                self.shed(conn, b"")
+            return
+        if verdict is CONTINUE:
+            try:
+                socket.socket.send(conn.sock, CONTINUE_ANSWER)  # a few bytes: the buffer takes them
+            except OSError:
+                pass  # a client gone: its reads say so
+            conn.continued = True
+            return
+        self._unwatch(conn)
+        if verdict is IN:
+            self._dispatch(conn, bytes(arrival.data))
+        else:
+            self.nr_conns -= 1
+            self._refuse(conn, *arrival.refusal, path=arrival.path)
 
     def _unwatch(self, conn) -> None:
         try:
@@ -272,6 +313,9 @@ class Worker(ThreadWorker):
             pass
         self.waiting.pop(conn, None)
         self.gathering.pop(conn, None)
+        if conn.arrival is not None:
+            self.held -= len(conn.arrival.data)
+            conn.arrival = None
 
     def _dispatch(self, conn, buf: bytes) -> None:
         """A whole request: to a thread, or 503 at once when the worker holds enough."""
@@ -383,10 +427,12 @@ class Worker(ThreadWorker):
                 if table is self.resting and not force:
                     self._watch(conn)
                     continue
+                path = conn.arrival.path if conn.arrival is not None else ""
                 self._unwatch(conn)
                 self.nr_conns -= 1
                 if table is self.gathering and not force:
-                    self._too_slow(conn)
+                    self._refuse(conn, 408, "request-timeout", "Request timeout",
+                                 str(HeadTooSlow(self.read_timeout)), path=path)
                 else:
                     conn.sock.close()
         while self.lingering:
@@ -395,11 +441,12 @@ class Worker(ThreadWorker):
                 break
             self._close_lingering(sock)
 
-    def _too_slow(self, conn) -> None:
-        self.count(408)
+    def _refuse(self, conn, status: int, slug: str, title: str, detail: str, path: str = "") -> None:
+        """Answer ``status`` from the main loop and close gracefully (what is still sent is
+        read and dropped: :meth:`linger`)."""
+        self.count(status)
         try:
-            socket.socket.send(conn.sock, problem_answer(408, "request-timeout", "Request timeout",
-                                                         str(HeadTooSlow(self.read_timeout))))
+            socket.socket.send(conn.sock, problem_answer(status, slug, title, detail, path=path))
         except OSError:
             conn.sock.close()
             return

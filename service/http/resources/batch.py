@@ -29,8 +29,7 @@ from ..problems import ProblemError, from_core_error, invalid_request, problem_b
 from .hands import HandScore, answer
 
 MAX_ITEMS = 1000
-MAX_BODY_BYTES = 512 * 1024
-"""The largest batch body: 1,000 items of any documented shape fit well within it."""
+
 
 class HandScoreBatch:
     def __init__(self, hands: HandScore) -> None:

@@ -26,11 +26,6 @@ from .games import RecordSchema, replay_json
 MAX_GAMES = 15
 MAX_NAME = 40
 MAX_NAMED_ENTRANTS = 1024
-STANDINGS_BODY_BYTES = 2560 * 1024
-"""The standings' body limit: 2,000 lines of the longest names, every character
-written as an escaped surrogate pair, fit within it."""
-BRACKET_BODY_BYTES = 512 * 1024
-"""The bracket's: 1,024 names of the longest, written so, fit within it."""
 
 
 class GameEntry(StrictSchema):
