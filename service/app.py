@@ -7,7 +7,8 @@ core, serialise with orjson.  Every error is ``application/problem+json``.
 Configuration (environment, read when the app is created):
 
 ``CRIBBAGE_MAX_BODY_BYTES``
-    largest request body accepted, default 65536; larger is 413.
+    largest request body accepted, default 65536; larger is 413 (the batch,
+    standings and bracket take more: :mod:`service.http.limits`).
 ``CRIBBAGE_OPENAPI``
     path of ``openapi.yaml`` when not at the repository root.
 ``CRIBBAGE_HAND_CACHE``
