@@ -8,6 +8,12 @@ Environment:
   GUNICORN_READ_TIMEOUT  seconds a request's head and body may take to arrive (default 5; then 408)
   GUNICORN_MAX_PENDING   connections a worker holds waiting for a thread before it answers
                       further ones 503 + Retry-After at once (default 32; -1: never shed)
+  GUNICORN_WORKER_CONNECTIONS  open connections a worker keeps at most (default 1000); at the
+                      cap it closes its longest-idle ones first to make room for new ones
+  GUNICORN_KEEPALIVE  seconds an idle connection waits for its next (or first) request
+                      before it is closed (default 5)
+  GUNICORN_REUSE_PORT "0": the workers share one listening socket (default: each its own,
+                      SO_REUSEPORT, so that the kernel spreads connections across them)
   GUNICORN_ACCESS_LOG where the access log goes (default "-", stdout; "off": none)
   GUNICORN_GC_FREEZE  "0" leaves the garbage collector as it is (see post_worker_init)
   PROMETHEUS_MULTIPROC_DIR  where workers write metrics (default: a fresh temp dir)
@@ -100,7 +106,12 @@ workers = _int_env("WEB_CONCURRENCY", min(max(_cpus(), 2), 8))
 threads = _int_env("GUNICORN_THREADS", 4)
 timeout = _int_env("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 20
-keepalive = 5
+keepalive = _int_env("GUNICORN_KEEPALIVE", 5)
+worker_connections = _int_env("GUNICORN_WORKER_CONNECTIONS", 1000)
+# Each worker its own listening socket (SO_REUSEPORT): the kernel spreads new connections
+# across the workers.  On one shared socket the first worker to wake took every pending
+# connection (up to 64 a wake-up): 16 keep-alive connections all on one worker at times.
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1").strip() != "0"
 max_requests = 0  # no periodic worker recycling: nothing leaks
 
 # Request line and header limits (the body limits are service/http/limits.py's: CRIBBAGE_MAX_BODY_BYTES).

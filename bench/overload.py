@@ -13,6 +13,12 @@ and noisy; only the comparisons mean much):
   (10 s: it gave up), with this worker and with plain gthread.
 * **Idle clients**: 16 connections that send nothing (gthread gives each a
   thread for up to 5 s, waiting for a first byte), the same probe.
+* **Spread across workers**: 16 keep-alive connections opened at once on
+  ``POST /v1/hands/score`` for 2 s, 6 rounds (new connections each round),
+  each worker's requests (its prometheus-client counter file) and
+  connections (from /proc), with each worker its own listening socket
+  (``SO_REUSEPORT``, the default) and with one shared socket
+  (``GUNICORN_REUSE_PORT=0``, as before).
 * **Cost on the hot path**: the ``POST /v1/hands/score`` ÷ empty endpoint
   ratio with both apps under this worker and under plain gthread, four
   servers measured in turn within each round, and each server's CPU time a
@@ -22,9 +28,12 @@ and noisy; only the comparisons mean much):
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import socket
 import statistics
+import tempfile
 import threading
 import time
 
@@ -129,6 +138,73 @@ def bench_idle_clients(seconds: float = 8.0) -> None:
               f"{sum(w >= 1.0 for w in waits)} of {len(waits)} probes waited 1 s or more", flush=True)
 
 
+def _requests_per_worker(metrics_dir: str) -> dict[int, float]:
+    """Requests each worker counted, from prometheus-client's per-process files."""
+    from prometheus_client.mmap_dict import MmapedDict
+
+    out: dict[int, float] = {}
+    for path in glob.glob(os.path.join(metrics_dir, "counter_*.db")):
+        pid = int(re.search(r"_(\d+)\.db$", path).group(1))
+        for key, value, _ in MmapedDict(path, read_mode=True).read_all_values():
+            if key.startswith('["cribbage_http_requests"'):
+                out[pid] = out.get(pid, 0.0) + value
+    return out
+
+
+def _connections_per_worker(port: int) -> list[int]:
+    """Established connections to ``port`` each worker of the server holds (from /proc)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.read().splitlines()[1:]:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                    inodes.add(fields[9])
+    master = harness._SERVERS[port]
+    counts = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if not pid.isdigit() or int(f.read().rsplit(")", 1)[1].split()[1]) != master:
+                    continue
+            fds = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+        except (OSError, ValueError):
+            continue
+        counts.append(sum(1 for t in fds if t.startswith("socket:[") and t[8:-1] in inodes))
+    return sorted(counts)
+
+
+def bench_spread(rounds: int = 6, seconds: float = 2.0, connections: int = 16) -> None:
+    requests = _scores()
+    print(f"spread across workers: {connections} keep-alive connections opened at once, POST /v1/hands/score "
+          f"for {seconds:g} s, {rounds} rounds of new connections, 2 workers (per worker, fewest first):",
+          flush=True)
+    for label, env in (("a listening socket each (SO_REUSEPORT)", {}),
+                       ("one shared socket (GUNICORN_REUSE_PORT=0)", {"GUNICORN_REUSE_PORT": "0"})):
+        metrics = tempfile.mkdtemp(prefix="bench-spread-")
+        with harness.running(harness.SERVICE_APP, env={**env, "PROMETHEUS_MULTIPROC_DIR": metrics,
+                                                       "GUNICORN_ACCESS_LOG": "off"}) as (port,):
+            shares, spreads = [], []
+            for _ in range(rounds):
+                time.sleep(1.2)  # each worker's counts are written within a second
+                before = _requests_per_worker(metrics)
+                seen: list[list[int]] = []
+                probe = threading.Timer(seconds / 2, lambda: seen.append(_connections_per_worker(port)))
+                probe.start()
+                harness.load(port, requests, seconds, connections, tool="python")
+                probe.join()
+                time.sleep(1.2)
+                after = _requests_per_worker(metrics)
+                per = sorted(after[p] - before.get(p, 0.0) for p in after)
+                if seen and sum(seen[0]):
+                    shares.append(seen[0][0] / sum(seen[0]))
+                spreads.append(f"{'/'.join(f'{n:,.0f}' for n in per)} requests, "
+                               f"{'/'.join(map(str, seen[0])) if seen else '?'} connections")
+        print(f"  {label:<42} the fewer-connection worker's share of them: median "
+              f"{statistics.median(shares) if shares else float('nan'):.0%}, least {min(shares, default=0):.0%} "
+              f"(rounds: {'; '.join(spreads)})", flush=True)
+
+
 def bench_hot_path_cost(seconds: float = 3, rounds: int = 7) -> None:
     """Four servers at once (the service and the empty app, under each worker), measured in
     turn within every round, so that each round's two ratios see the same machine."""
@@ -164,7 +240,7 @@ def bench_hot_path_cost(seconds: float = 3, rounds: int = 7) -> None:
 
 def bench_all() -> None:
     print("== overload, slow clients, the worker ==", flush=True)
-    harness.run_parts((bench_hot_path_cost, bench_shedding, bench_slow_clients, bench_idle_clients))
+    harness.run_parts((bench_hot_path_cost, bench_shedding, bench_slow_clients, bench_idle_clients, bench_spread))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import threading
@@ -298,3 +299,62 @@ def test_stalled_uploads_of_every_framing_hold_no_thread(tmp_path):
         assert max(wait for wait, _ in waits) < 1.0, sorted(waits)[-5:]
         for framing, got in answers.items():  # each staller was cut by the deadline, from the poller
             assert got and set(got) == {408}, (framing, got)
+
+
+IDLE = 3000
+
+
+def test_idle_connections_cannot_crowd_out_work(tmp_path):
+    """3,000 idle connections against 2 workers of 1,000 connections each, kept alive 60 s:
+    1,500 kept alive after a request, then 1,500 silent since they connected.  New
+    requests are answered within 1 s, the longest-idle connections closed to make room
+    (gthread stopped accepting at its cap until idle ones timed out: 5 s)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = IDLE + 2500  # the idle clients here, and the workers' (children inherit the limit)
+    if hard != resource.RLIM_INFINITY and hard < need:
+        pytest.skip(f"the hard limit of open files is {hard}, under {need}")
+    if soft != resource.RLIM_INFINITY and soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (need, hard))
+    kept: list[socket.socket] = []
+    silent: list[socket.socket] = []
+    try:
+        with gunicorn(tmp_path / "g.log", GUNICORN_KEEPALIVE="60", GUNICORN_WORKER_CONNECTIONS="1000",
+                      GUNICORN_ACCESS_LOG="off") as base:
+            port = _port(base)
+            for _ in range(IDLE // 2):
+                s = socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4)
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                kept.append(s)
+            assert [_read_answer(s)[0] for s in kept] == [200] * len(kept)  # all in: 1,500 of 2,000
+            for _ in range(IDLE // 2):
+                silent.append(socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4))
+            waits = []
+            for _ in range(10):
+                for raw in (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", SCORE):
+                    t0 = time.monotonic()
+                    with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as sock:
+                        sock.sendall(raw)
+                        status, _, _ = _read_answer(sock)
+                    waits.append((time.monotonic() - t0, status))
+                time.sleep(0.1)
+            print(f"{IDLE} idle connections: the longest wait {max(w for w, _ in waits):.3f} s")
+            assert {status for _, status in waits} == {200}
+            assert max(w for w, _ in waits) < 1.0, sorted(waits)[-5:]
+            # room was made by closing the longest idle: the first kept-alive ones
+            assert sum(_closed(s) for s in kept[:200]) >= 180
+            assert sum(_closed(s) for s in silent[-200:]) <= 20
+    finally:
+        for s in kept + silent:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def _closed(sock: socket.socket) -> bool:
+    """Whether the server closed ``sock`` (without waiting)."""
+    sock.setblocking(False)
+    try:
+        return sock.recv(1) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True

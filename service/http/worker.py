@@ -51,6 +51,17 @@ on the wire itself is :mod:`.wire`):
   is drained by the poller (:class:`Conn`), not by a 2 s blocking read on
   the main loop.
 
+* **Idle connections cannot crowd out work.**  gthread stops accepting at
+  ``worker_connections`` open connections and closes an idle one only when
+  its keep-alive runs out: 2,500 idle connections on 2 workers delayed
+  every request by seconds.  Here a worker at its cap keeps accepting, and
+  closes its longest-idle connections first (kept-alive ones, or new ones
+  that sent nothing yet; never one with a request coming in or in
+  service) to make room (:meth:`Worker.accept`).  The cap is
+  ``GUNICORN_WORKER_CONNECTIONS`` (default 1,000 a worker) and the idle
+  time ``GUNICORN_KEEPALIVE`` (default 5 s; a new connection's first byte
+  waits as long).
+
 What the worker answers itself is counted in
 ``cribbage_http_server_answers_total{status}`` (prometheus-client's
 multiprocess files, so ``GET /metrics`` shows it with the app's own).
@@ -183,7 +194,10 @@ class Worker(ThreadWorker):
         self.resting: dict[Conn, float] = {}  # answered 503, not read again until
         self.waiting: dict[Conn, float] = {}  # no byte of a request yet: closed at
         self.gathering: dict[Conn, float] = {}  # a request coming in: 408 at
-        self.idle_wait = max(self.cfg.keepalive, 5.0)  # gthread's: keep-alive, 5 s for a first byte
+        # An idle connection (its first request, or its next one) waits this long; with no
+        # keep-alive, a new connection still waits as long as a request may take to arrive.
+        self.idle_wait = self.cfg.keepalive or self.read_timeout
+        self.evicted = 0  # idle connections closed to make room at the cap
         self.held = 0  # bytes held in the requests being gathered (GATHER_BUDGET)
         cfg = self.cfg
         # A head without its end past every limit of gunicorn's is the parser's to refuse.
@@ -222,14 +236,16 @@ class Worker(ThreadWorker):
         connection's wait, grow under load (measured: p99 1.75 s at 1,000
         connections, shed or not)."""
         for _ in range(ACCEPT_BATCH):
-            if self.nr_conns >= self.worker_connections:
-                return
+            if self.nr_conns >= self.worker_connections and not self.waiting:
+                return  # at the cap, and nothing idle to close: the connection waits in the backlog
             try:
                 client_sock, client_addr = listener.accept()
             except OSError as e:
                 if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                     raise
                 return
+            if self.nr_conns >= self.worker_connections:
+                self._close_longest_idle()
             if not self.cfg.is_ssl:
                 client_sock = DeadlineSocket(client_sock.family, client_sock.type, client_sock.proto,
                                              fileno=client_sock.detach())
@@ -242,6 +258,20 @@ class Worker(ThreadWorker):
                 self.enqueue_req(conn)  # the handshake or preface is a thread's to read
             else:
                 self._watch(conn)
+
+    def set_accept_enabled(self, enabled: bool) -> None:
+        """gthread stops accepting at ``worker_connections``; here only when none of them is
+        idle (an idle one is closed to make room: :meth:`accept`)."""
+        super().set_accept_enabled(enabled or (self.alive and bool(self.waiting)))
+
+    def _close_longest_idle(self) -> None:
+        """Close the connection that has waited longest for a request (``waiting`` is in
+        the order connections began to wait)."""
+        conn = next(iter(self.waiting))
+        self._unwatch(conn)
+        self.nr_conns -= 1
+        self.evicted += 1
+        conn.sock.close()
 
     def handle_request(self, req, conn):
         """The head is in: from here a late read is the body's (answered by the app).  An
@@ -261,6 +291,8 @@ class Worker(ThreadWorker):
         conn.arrival = None
         self.waiting[conn] = time.monotonic() + (self.idle_wait if self.alive else STOP_LINGER)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._gather, conn))
+        if not self._accepting and self.alive:
+            self.set_accept_enabled(True)  # at the cap, an idle connection can make room
 
     def _gather(self, conn, _fileobj=None) -> None:
         """Read what has come; once the request is in (:class:`.gather.Arrival`: its head
