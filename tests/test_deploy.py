@@ -39,6 +39,8 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from service.http.limits import body_limits
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy" / "kubernetes"
 K8S_VERSION = "1.30"
@@ -287,8 +289,14 @@ def test_nginx_conf_matches_the_service(res, pod):
     service_env = env(container(pod, "service"))
     body_limit = int(service_env["CRIBBAGE_MAX_BODY_BYTES"]["value"])
     assert body_limit == 65536
-    assert [nginx_size(v) for v in directive(conf, "client_max_body_size")] == [body_limit]
-    assert [nginx_size(v) for v in directive(conf, "client_body_buffer_size")] == [body_limit]
+    # the service's limit everywhere, and each larger path's own in its location
+    assert nginx_size(directive(conf, "client_max_body_size")[0]) == body_limit
+    assert nginx_size(directive(conf, "client_body_buffer_size")[0]) == body_limit
+    own = re.findall(r"location = (\S+) \{\s*client_max_body_size\s+(\w+);\s*client_body_buffer_size\s+(\w+);",
+                     re.sub(r"#[^\n]*", "", conf))
+    assert {path: nginx_size(size) for path, size, _ in own} == body_limits(body_limit)
+    assert all(size == buffer for _, size, buffer in own)
+    assert len(directive(conf, "client_max_body_size")) == 1 + len(own)
     assert directive(conf, "client_header_timeout") == ["5s"]
     assert directive(conf, "client_body_timeout") == ["5s"]
     assert directive(conf, "proxy_request_buffering") == ["on"]
@@ -448,6 +456,14 @@ def test_nginx_in_front_of_gunicorn(res, pod, tmp_path):
             # nginx's own errors: problem+json with the service's problem types.
             r = http.post("/v1/hands/score", content=b"x" * 70_000, headers={"Content-Type": "application/json"})
             check_problem(r.status_code, r.headers, r.content, 413, "content-too-large")
+            # the larger bodies of the standings pass (a 2,000-line tie: 316 KiB), and past its own limit not
+            lines = [{"player": f"P-{i:0>38}", "opponent": f"O-{i:0>38}", "game_points": 0, "games_won": 0,
+                      "spread": 0, "round": 1000} for i in range(2000)]
+            r = http.post("/v1/tournaments/standings", json={"results": lines}, timeout=30)
+            assert r.status_code == 200 and len(r.json()["standings"]) == 4000, r.text[:300]
+            r = http.post("/v1/tournaments/standings", content=b" " * (2560 * 1024 + 1),
+                          headers={"Content-Type": "application/json"})
+            check_problem(r.status_code, r.headers, r.content, 413, "content-too-large")
             r = http.get("/" + "a" * 5000)
             check_problem(r.status_code, r.headers, r.content, 414, "uri-too-long")
             r = http.get("/healthz", headers={"X-Big": "b" * 9000})
@@ -462,6 +478,9 @@ def test_nginx_in_front_of_gunicorn(res, pod, tmp_path):
         problem = check_problem(*raw(port, b"GET /_nginx/problem HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
                                 404, "not-found")
         assert problem["instance"] == "/_nginx/problem"
+        problem = check_problem(*raw(port, b'POST /"quoted" HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n'
+                                           b'Connection: close\r\n\r\n' + b"x" * 70_000), 413, "content-too-large")
+        assert problem["instance"] == "#" + problem["request_id"]  # a path that JSON would need escaped
 
         # Slow clients: 8 trickling headers and 8 trickling a body hold nginx connections,
         # never gunicorn's 2 x 2 threads; normal requests are answered within 1 s meanwhile.

@@ -143,6 +143,12 @@ def test_a_chunk_line_or_trailers_that_do_not_end_are_refused_at_once(data, stat
     assert a.feed(data) == REFUSE and a.refusal[0] == status
 
 
+def test_a_tls_handshake_is_refused_at_its_first_bytes():
+    assert verdicts(b"\x16") == [MORE]
+    a = arrival()
+    assert [a.feed(b"\x16"), a.feed(b"\x03\x01\x00\x5a\x01")] == [MORE, REFUSE] and a.refusal[0] == 400
+
+
 def test_expect_100_continue_is_answered_then_the_body_gathered():
     head = post("/v1/tournaments/standings", b"", "Content-Length: 100000", "Expect: 100-continue")
     assert verdicts(head, b"x" * 50_000, b"x" * 50_000) == [CONTINUE, MORE, IN]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import socket
 import sys
 import time
@@ -165,6 +166,8 @@ def assert_problem(answer: Answer, *statuses: int) -> dict:
     assert body["type"].startswith(problems.PROBLEM_BASE), body
     assert body["title"] and body["detail"], body
     assert isinstance(body["errors"], list), body
+    # every problem names its instance: the path, or "#" and the request id when none was read
+    assert body["instance"].startswith("/") or body["instance"] == "#" + body["request_id"], body
     if answer.status == 405:
         assert answer.headers.get("allow"), answer
     return body
@@ -410,9 +413,16 @@ def test_integers_are_bounded_in_openapi():
 HS = "/v1/hands/score"
 HAND = b'{"cards":["5H","5C","5S","JD"],"starter":"5D"}'
 
+CLIENT_HELLO = (b"\x16\x03\x01\x00\x5a\x01\x00\x00\x56\x03\x03" + bytes(range(32)) + b"\x00\x00\x04\x13\x01"
+                b"\x13\x02\x01\x00\x00\x29\x00\x00\x00\x0e\x00\x0c\x00\x00\x09localhost\x00\x2b\x00\x03\x02"
+                b"\x03\x04\x00\x0a\x00\x04\x00\x02\x00\x1d")
+
+
 PROTOCOL = [
     ("garbage-line", b"GARBAGE\r\n\r\n", (400,)),
     ("binary-line", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 40 + b"\r\n\r\n", (400,)),
+    # A TLS ClientHello (TLS 1.2 record, 1.3 hello with SNI): no CRLF anywhere, 400 at once, not 408
+    ("tls-client-hello", CLIENT_HELLO, (400,)),
     ("http2-preface", b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", (400, 405)),
     ("http-version-9", b"GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", (400,)),
     ("http-version-garbage", b"GET /healthz HTTX/1.1\r\nHost: x\r\n\r\n", (400,)),
@@ -665,13 +675,23 @@ def test_a_shed_connection_is_kept_only_after_one_whole_request(data, whole):
     assert wire.one_whole_request(data) is whole
 
 
-def test_the_shed_answer_carries_one_request_id():
-    raw = wire.OVERLOADED_KEEP % {b"r": b"%032x" % 0xABC}
-    answer = Answer(raw, 0.0)
+@pytest.mark.parametrize("path", ["/v1/hands/score", '/v1/"quoted"\\', "/v1/caf\u00e9", ""])
+def test_the_shed_answer_carries_one_request_id_and_its_instance(path):
+    answer = Answer(wire.overloaded_answer(True, path), 0.0)
     assert answer.status == 503 and answer.headers["retry-after"] == "1"
     assert answer.headers["connection"] == "keep-alive" and int(answer.headers["content-length"]) == len(answer.body)
-    assert answer.json()["request_id"] == answer.headers["x-request-id"] == "%032x" % 0xABC
+    body = answer.json()
+    assert re.fullmatch(r"[0-9a-f]{32}", body["request_id"]) and body["request_id"] == answer.headers["x-request-id"]
+    assert body["instance"] == (path or "#" + body["request_id"])
     assert_documented(answer, "Overloaded")
+    assert Answer(wire.overloaded_answer(False, path), 0.0).headers["connection"] == "close"
+
+
+def test_a_tls_handshake_is_answered_400_at_once(port):
+    """Before, a ClientHello waited for the read deadline and its 408."""
+    answer = exchange(port, CLIENT_HELLO)
+    assert_problem(answer, 400)
+    assert "TLS" in answer.json()["detail"]
 
 
 def test_the_deadline_socket():

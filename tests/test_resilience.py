@@ -137,6 +137,7 @@ def test_overload_is_shed_with_fast_503s(tmp_path):
                 assert headers["retry-after"] == "1" and headers["content-type"] == "application/problem+json"
                 problem = json.loads(body)
                 assert set(problem) == set(example) and problem["request_id"] == headers["x-request-id"]
+                assert problem["instance"] == "/v1/hands/score"  # was empty
                 assert {k: problem[k] for k in ("type", "title", "status", "detail")} == {
                     k: example[k] for k in ("type", "title", "status", "detail")}
         slowest = max(a[1] for a in load.answers)

@@ -17,7 +17,8 @@ An :class:`Arrival` is fed a connection's bytes as they come
   framing past twice the limit); 431 for a head that goes on past gunicorn's
   limits without ending (gunicorn's parser would wait for its end before
   judging it, a thread held), and the same for trailers, 400 for a chunk-size
-  line.
+  line; 400 at once for a TLS handshake on the plain port (it has no end of
+  head: it waited for the read deadline's 408).
 
 The limit of a body is its path's (:mod:`.limits`), so that the batch,
 standings and bracket operations' large bodies are gathered whole too.  Only a
@@ -33,6 +34,8 @@ from collections.abc import Mapping
 from urllib.parse import unquote_to_bytes, urlsplit
 
 MORE, CONTINUE, IN, REFUSE = "more", "continue", "in", "refuse"
+TLS_HANDSHAKE = b"\x16\x03"
+"""The first bytes of a TLS record carrying a handshake (a ClientHello): no HTTP method."""
 FRAMING_SLACK = 64 * 1024
 """Chunk framing allowed past the limit: chunked bytes may total twice the body's limit and this."""
 _HEX = frozenset(b"0123456789abcdefABCDEF")
@@ -64,6 +67,10 @@ class Arrival:
         """Add ``data``; what to do now (:data:`MORE`, :data:`CONTINUE`, :data:`IN` or :data:`REFUSE`)."""
         before = len(self.data)
         self.data += data
+        if before < 2 <= len(self.data) and self.data[:2] == TLS_HANDSHAKE:
+            self.refusal = (400, "bad-request", "Bad request",
+                            "a TLS handshake on a plain HTTP port: this server speaks http://, not https://")
+            return REFUSE
         if self.head_end < 0:
             verdict = self._head(max(0, before - 3))
             if verdict is not None:
@@ -174,9 +181,20 @@ class Arrival:
         return REFUSE
 
 
+def request_path(data: bytes | bytearray) -> str:
+    """The path of the request line that ``data`` begins with; "" while it has not all come, or
+    when it is not one."""
+    eol = data.find(b"\r\n")
+    parts = bytes(data[:eol]).split(b" ") if eol >= 0 else ()
+    return _path(parts[1]) if len(parts) == 3 else ""
+
+
 def _path(target: bytes) -> str:
-    """The path of a request target (origin or absolute form), percent-decoded as the app sees it."""
+    """The path of a request target (origin or absolute form), percent-decoded as the app sees
+    it; "" for any other (``*``, an authority)."""
     if not target.startswith(b"/"):
+        if not target.lower().startswith((b"http://", b"https://")):
+            return ""
         try:
             target = urlsplit(target).path or b"/"
         except ValueError:

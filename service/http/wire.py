@@ -4,8 +4,8 @@
   request, raising :class:`HeadTooSlow` (answered 408 by the worker) or
   :class:`BodyTooSlow` (answered 408 by the app's middleware);
 * the answers the worker writes before any app sees the request, RFC 9457
-  problems: :func:`problem_for` gunicorn's parse errors, the 503 of a shed
-  request (:data:`OVERLOADED_KEEP`, :data:`OVERLOADED_CLOSE`);
+  problems (:func:`problem_answer`): :func:`problem_for` gunicorn's parse
+  errors, the 503 of a shed request (:func:`overloaded_answer`);
 * :func:`one_whole_request`: whether a shed connection can be kept.
 
 Imports nothing of the app's (only the standard library and gunicorn), so that
@@ -15,6 +15,7 @@ any app served under gunicorn.conf.py (bench's peers) can use the worker.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import struct
 import time
@@ -71,6 +72,7 @@ class DeadlineSocket(socket.socket):
     6 us a request more than plain blocking reads; this, about 1 us)."""
 
     timeout_s = READ_TIMEOUT
+    request_path = ""  # the path of the request being read, for the problems answered on it
     _deadline = 0.0
     _blocking = False
     in_head = True
@@ -136,12 +138,14 @@ def new_request_id() -> str:
 
 
 def problem_answer(status: int, slug: str, title: str, detail: str, *, path: str = "",
-             headers: tuple[tuple[str, str], ...] = (), keep_alive: bool = False) -> bytes:
+                   headers: tuple[tuple[str, str], ...] = (), keep_alive: bool = False,
+                   rid: str | None = None) -> bytes:
     """A whole HTTP/1.1 answer carrying an RFC 9457 problem (the connection closes after it
-    unless ``keep_alive``)."""
-    rid = new_request_id()
+    unless ``keep_alive``).  Its ``instance`` is the request's ``path``, or where none could
+    be read (a request line gunicorn refused, a TLS handshake) ``#`` and the request id."""
+    rid = rid or new_request_id()
     body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
-                       "instance": path, "request_id": rid,
+                       "instance": path or "#" + rid, "request_id": rid,
                        "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()
     head = [f"HTTP/1.1 {status} {title}", f"Connection: {'keep-alive' if keep_alive else 'close'}",
             f"Content-Type: {PROBLEM_JSON}",
@@ -150,19 +154,42 @@ def problem_answer(status: int, slug: str, title: str, detail: str, *, path: str
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
 
 
-def _template(keep_alive: bool) -> bytes:
-    """The 503 answer with ``%(r)b`` where its request id goes (shed answers are the hot path
-    of an overload: formatting beats building a document)."""
+_RID, _PATH = "r" * 32, "/\u2603instance"  # markers: no answer holds them
+
+
+def _shed_template(keep_alive: bool) -> tuple[bytes, bytes]:
+    """The 503 answer's head and body, ``%(r)b`` where the request id goes, ``%(i)b`` the
+    instance (JSON-escaped), ``%(n)d`` the body's length: shed answers are the hot path of
+    an overload, and formatting beats building a document."""
     raw = problem_answer(503, "overloaded", "Service unavailable",
-                   "the server is answering as many requests as it can; retry shortly",
-                   headers=(("Retry-After", str(RETRY_AFTER)),), keep_alive=keep_alive)
-    raw = raw.replace(b"%", b"%%")
-    rid = raw.split(b"X-Request-ID: ", 1)[1][:32]
-    return raw.replace(rid, b"%(r)b")
+                         "the server is answering as many requests as it can; retry shortly",
+                         headers=(("Retry-After", str(RETRY_AFTER)),), keep_alive=keep_alive,
+                         path=_PATH, rid=_RID)
+    head, body = raw.replace(b"%", b"%%").split(b"\r\n\r\n", 1)
+    head = head.replace(b"Content-Length: %d" % len(body), b"Content-Length: %(n)d")
+    instance = json.dumps(_PATH)[1:-1].encode()
+    return (head.replace(_RID.encode(), b"%(r)b") + b"\r\n\r\n",
+            body.replace(_RID.encode(), b"%(r)b").replace(instance, b"%(i)b"))
 
 
-OVERLOADED_KEEP = _template(True)
-OVERLOADED_CLOSE = _template(False)
+_SHED = {keep: _shed_template(keep) for keep in (True, False)}
+_JSON_PLAIN = re.compile(r'[ !#-\[\]-~]*')
+"""Printable ASCII but ``"`` and ``\\``: written in a JSON string as it is."""
+
+
+def overloaded_answer(keep_alive: bool, path: str) -> bytes:
+    """The 503 ``overloaded`` answer of a shed request for ``path`` ("": unknown), with
+    ``Retry-After`` and a new request id."""
+    rid = new_request_id().encode()
+    head, body = _SHED[keep_alive]
+    if not path:
+        instance = b"#" + rid
+    elif _JSON_PLAIN.fullmatch(path):
+        instance = path.encode()
+    else:
+        instance = json.dumps(path)[1:-1].encode()
+    body = body % {b"r": rid, b"i": instance}
+    return head % {b"n": len(body), b"r": rid} + body
 
 
 # gunicorn's parse errors: (status, slug, title).  Everything a client sends is a 4xx.

@@ -13,6 +13,11 @@ on the wire itself is :mod:`.wire`):
   problem (``type``, ``title``, ``status``, ``detail``, ``errors``), and
   answers 400 where gunicorn would answer 5xx for what a client sent (a
   transfer coding it does not know: 501 in gunicorn).
+* **A TLS handshake on the plain port is answered at once**: 400
+  ``bad-request`` (a ClientHello has no end of head, so it waited for the
+  read deadline's 408).  Every problem the worker writes names its
+  ``instance``: the request's path, or ``#`` and the request id where no
+  request line could be read.
 * **A request has a deadline.**  gthread reads a connection's request
   blocking, without a timeout: a client trickling its head a byte at a time
   held a thread for ever (8 such clients held every thread of 2 workers x 4).
@@ -87,16 +92,14 @@ from gunicorn.http2 import negotiation
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from .gather import CONTINUE, IN, MORE, Arrival
+from .gather import CONTINUE, IN, MORE, Arrival, request_path
 from .limits import DEFAULT_MAX_BODY_BYTES, body_limits
 from .wire import (
     HeadTooSlow,
-    OVERLOADED_CLOSE,
-    OVERLOADED_KEEP,
     READ_TIMEOUT,
     DeadlineSocket,
-    new_request_id,
     one_whole_request,
+    overloaded_answer,
     problem_answer,
     problem_for,
 )
@@ -217,7 +220,7 @@ class Worker(ThreadWorker):
             status, slug, title = found
             detail = str(exc) or title
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], detail)
-        path = getattr(req, "path", "") or ""
+        path = getattr(req, "path", "") or getattr(client, "request_path", "")
         self.count(status)
         try:
             client.setblocking(False)
@@ -336,7 +339,7 @@ class Worker(ThreadWorker):
             self._dispatch(conn, bytes(arrival.data))
         else:
             self.nr_conns -= 1
-            self._refuse(conn, *arrival.refusal, path=arrival.path)
+            self._refuse(conn, *arrival.refusal, path=request_path(arrival.data))
 
     def _unwatch(self, conn) -> None:
         try:
@@ -355,6 +358,8 @@ class Worker(ThreadWorker):
                 and not buf.startswith(NEVER_SHED)):
             self.shed(conn, buf)
             return
+        if type(conn.sock) is DeadlineSocket:
+            conn.sock.request_path = request_path(buf)  # for a problem answered before the app's
         if not conn.initialized:
             conn.init()  # the HTTP/1 parser (no I/O without TLS or HTTP/2 prior knowledge)
         conn.parser.unreader.unread(buf)
@@ -393,7 +398,7 @@ class Worker(ThreadWorker):
         self.shed_count += 1
         self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
         keep = self.alive and one_whole_request(buf)
-        answer = (OVERLOADED_KEEP if keep else OVERLOADED_CLOSE) % {b"r": new_request_id().encode()}
+        answer = overloaded_answer(keep, request_path(buf))
         try:
             sent = socket.socket.send(sock, answer)
         except OSError:
@@ -459,7 +464,7 @@ class Worker(ThreadWorker):
                 if table is self.resting and not force:
                     self._watch(conn)
                     continue
-                path = conn.arrival.path if conn.arrival is not None else ""
+                path = request_path(conn.arrival.data) if conn.arrival is not None else ""
                 self._unwatch(conn)
                 self.nr_conns -= 1
                 if table is self.gathering and not force:
