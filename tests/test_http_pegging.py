@@ -372,3 +372,19 @@ def test_go_duplicate_card_between_count_and_hand(client):
     assert b["errors"] == [{"field": "/hand/0", "reason": "KC is given twice (also at /count_cards/0)"}]
     b = problem(post(client, GO, {"count": 3, "hand": ["AH", "ah"]}), 422)
     assert b["errors"] == [{"field": "/hand/1", "reason": "AH is given twice (also at /hand/0)"}]
+
+
+def test_go_takes_the_documented_most_count_cards(client):
+    """openapi.yaml's maxItems for count_cards is the most a count can hold (its cards add up
+    to 30 at most): 13 are answered 2xx (16 were documented, and 14 or more always refused)."""
+    import yaml
+    from conftest import ROOT
+
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    most = doc["components"]["schemas"]["GoRequest"]["properties"]["count_cards"]["maxItems"]
+    lowest = [r + s for r in "A234" for s in "CDHS"]  # the lowest cards first: the longest count
+    assert sum(min(i // 4 + 1, 10) for i in range(most)) <= 30 < sum(min(i // 4 + 1, 10) for i in range(most + 1))
+    r = post(client, GO, {"count_cards": lowest[:most], "hand": ["5H"]})
+    assert r.status_code == 200 and r.json["count"] == 28, r.text
+    assert fields(problem(post(client, GO, {"count_cards": lowest[:most + 1], "hand": ["5H"]}), 422)) == [
+        "/count_cards"]

@@ -133,7 +133,7 @@ class PeggingScoreRequest(DistinctCardsSchema):
 class GoRequest(DistinctCardsSchema):
     distinct_fields = ("count_cards", "hand")
     count = StrictInteger(validate=validate.Range(0, 30))
-    count_cards = Cards(0, 16, what="the count so far")
+    count_cards = Cards(0, 13, what="the count so far")  # 30 at most: A A A A 2 2 2 2 3 3 3 3 4 is 28
     hand = Cards(1, 4, what="a seat asking about go", required=True)
     tournament = StrictBoolean(load_default=False)
 
