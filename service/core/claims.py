@@ -10,7 +10,9 @@ penalty that falls to another seat is that seat's), and says what is pegged:
 * **under** by N -- without muggins the claim stands and the N points are
   lost (ACC 8.3, 11.1.b); with muggins the next opponent takes them
   (ACC 10), a ``muggins`` score to that seat (:func:`~.play.next_opponent`,
-  the one home of "who takes a penalty or muggins");
+  the one home of "who takes a penalty or muggins"); when the opponent
+  calls "muggins for M" (ACC 10.4.a, ``called``) he takes the lesser of M
+  and N, and the rest is lost;
 * **over** by N -- corrected to what he made, a correction, not a penalty
   (ACC 8.4.c): he pegs the true count.
 
@@ -86,6 +88,8 @@ class Ruling(NamedTuple):
     """Points nobody pegs (an under-claim without muggins)."""
     muggins: int
     muggins_seat: int | None
+    called: int | None
+    """What the opponent called ("muggins for M", ACC 10.4.a), or None: he takes all that was missed."""
     zero_hand: bool
     missed: tuple[Score, ...]
     """The claimant's items the claim does not reach, in order (the first perhaps in part)."""
@@ -95,6 +99,17 @@ class Ruling(NamedTuple):
     rule: str
 
 
+RULE_CALLED = "ACC 10.4.a: muggins for the amount called -- the opponent takes the lesser of his call and the points missed"
+
+
+def check_muggins_call(called: int, muggins: bool) -> None:
+    """A muggins call is 1 to 29 points, and only where muggins is played."""
+    if type(called) is not int or not 1 <= called <= MAX_CLAIM:
+        raise MalformedError(f"a muggins call is 1 to {MAX_CLAIM} points", field="muggins_called")
+    if not muggins:
+        raise MalformedError("a muggins call needs muggins on", field="muggins_called")
+
+
 def check_claim(claim: int) -> None:
     """A claim is 0 to 29 points (an integer, not a bool)."""
     if type(claim) is not int or not 0 <= claim <= MAX_CLAIM:
@@ -102,19 +117,28 @@ def check_claim(claim: int) -> None:
 
 
 def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins: bool = False,
-          show: bool = True) -> Ruling:
+          show: bool = True, called: int | None = None) -> Ruling:
     """Judge ``seat``'s ``claim`` on ``scores`` (what one count, card or go
     scored, in order) with muggins on or off; see the module docstring.
     ``show``: a count of a hand or crib, where 19 means a hand of nothing
-    (in the play a claim of 19 is only a number)."""
+    (in the play a claim of 19 is only a number).  ``called``: the amount
+    of the opponent's muggins call (ACC 10.4.a), with muggins only.
+
+    >>> s = [Score(0, "fifteen", 2), Score(0, "pair", 2), Score(0, "run", 3)]
+    >>> r = judge(2, 0, s, 2, muggins=True, called=3)
+    >>> r.by, r.muggins, r.lost
+    (5, 3, 2)
+    """
     check_claim(claim)
+    if called is not None:
+        check_muggins_call(called, muggins)
     zero = show and claim == ZERO_HAND
     counted = 0 if zero else claim
     own = [s for s in scores if s.seat == seat and s.kind not in NOT_CLAIMABLE]
     made = sum(s.points for s in own)
     if counted >= made:
         verdict = "correct" if counted == made else "over"
-        return Ruling(seat, claim, counted, made, verdict, counted - made, made, 0, 0, None,
+        return Ruling(seat, claim, counted, made, verdict, counted - made, made, 0, 0, None, called,
                       zero, (), tuple(scores), RULES[verdict, muggins])
     out: list[Score] = []
     missed: list[Score] = []
@@ -131,12 +155,14 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
             missed.append(s._replace(points=s.points - take))
     short = made - counted
     to = None
+    taken = 0
     if muggins:
         to = next_opponent(players, seat)
-        out.append(Score(to, "muggins", short))
-    return Ruling(seat, claim, counted, made, "under", short, counted, 0 if muggins else short,
-                  short if muggins else 0, to, zero, tuple(missed), tuple(out),
-                  RULES["under", muggins])
+        taken = short if called is None else min(called, short)
+        out.append(Score(to, "muggins", taken))
+    rule = RULES["under", muggins] if called is None else RULE_CALLED
+    return Ruling(seat, claim, counted, made, "under", short, counted, short - taken,
+                  taken, to, called, zero, tuple(missed), tuple(out), rule)
 
 
 def heels_pegged(heels: int, claim: int | None, tournament: bool) -> int:

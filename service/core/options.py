@@ -22,6 +22,10 @@ DECKS = ("random", "seeded", "client")
 reproducible from ``seed``, or cards supplied by the client (a real table)."""
 SEED_LENGTH = (1, 200)
 """The shortest and the longest seed, in characters."""
+SECRET_SEED_LENGTH = 32
+"""The shortest seed of a sealed game: whoever knows a seed deals the same
+packs (a second game started with it holds every seat of a twin), so there
+the seed is a secret and must not be guessable."""
 DOUBLE_SKUNK_GAMES = (3, 4)
 
 
@@ -74,6 +78,10 @@ class GameOptions:
             raise MalformedError(f"a seed is {SEED_LENGTH[0]} to {SEED_LENGTH[1]} characters", field="seed")
         if self.double_skunk_games not in DOUBLE_SKUNK_GAMES:
             raise MalformedError("a double skunk counts 3 or 4 games", field="double_skunk_games")
+        if self.lurch and self.target != 121:
+            # The lurch line is 61 points short of 121; a game to 61 has none
+            # (as match scoring decides: one rule for both operations).
+            raise MalformedError("the lurch (loser below 61) is for a game to 121", field="lurch")
         if self.muggins_in_play and not self.muggins:
             raise MalformedError("muggins in the play needs muggins", field="muggins_in_play")
 

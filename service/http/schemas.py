@@ -342,6 +342,8 @@ class HandClaimRequest(HandScoreRequest):
 
     claim = StrictInteger(validate=validate.Range(0, 29))
     muggins = StrictBoolean(load_default=False)
+    muggins_called = StrictInteger(validate=validate.Range(1, 29))
+    """ACC 10.4.a: the opponent's "muggins for N"; he takes the lesser of N and the points missed."""
     players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
     seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
     tournament = StrictBoolean(load_default=False)
@@ -352,6 +354,8 @@ class HandClaimRequest(HandScoreRequest):
         players = data["players"]
         if data["seat"] >= players:
             raise ValidationError({"seat": [f"seat {data['seat']} is not at a {players}-player table"]})
+        if "muggins_called" in data and ("claim" not in data or not data["muggins"]):
+            raise ValidationError({"muggins_called": ["a muggins call needs a claim and muggins: true"]})
         scores = data.get("scores")
         if scores is not None:
             sides = 2 if players == 4 else players
@@ -362,7 +366,8 @@ class HandClaimRequest(HandScoreRequest):
                 raise ValidationError({"scores": {late[0]: [f"the game is over at {data['target']}"]}})
 
 
-CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat", "tournament", "scores", "target"))
+CLAIM_FIELDS = frozenset(("claim", "muggins", "muggins_called", "players", "seat", "tournament", "scores",
+                          "target"))
 """The fields that make a hands/score body a judged claim."""
 
 

@@ -16,7 +16,7 @@ from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from typing import Any, NamedTuple, Sequence
 
-from ..cards import RANK, VALUE, Card, ensure_distinct
+from ..cards import RANK, VALUE, Card
 from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
@@ -45,8 +45,6 @@ class GameState(NamedTuple):
     """Actions taken in the game before this deal."""
     history: str
     """SHA-256 chain over the previous deals' records (hex)."""
-    deal_cards: tuple[Card, ...] | None
-    """This deal's pack given outright (a state converted from format 1), else None."""
     actions: tuple[GameAction, ...]
     """This deal's actions, completed (the cards a service deck dealt filled in)."""
     position: Position
@@ -136,7 +134,7 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     game_id = game_id or secrets.token_hex(16)
     pegs = ((0, 0),) * options.sides
     state = GameState(game_id, options, dealer, deck_seed, 1, dealer, pegs, 0,
-                      genesis(game_id, options, dealer), None, (),
+                      genesis(game_id, options, dealer), (),
                       start_of_deal(options, 1, dealer, dealer, pegs, _pack(deck_seed, 1)))
     return state, events
 
@@ -153,19 +151,19 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
         o = state.options
         deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
         return GameState(state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
-                         state.deal_seq + len(actions), chain(state.history, record), None, (),
+                         state.deal_seq + len(actions), chain(state.history, record), (),
                          start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
                                        _pack(state.deck_seed, deal))), events
     if pos.phase == "over":
         events.append(GameEvent("deal_record", pos.deal, record=tuple(notation(a) for a in actions)))
     return GameState(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
-                     state.dealer, state.pegs, state.deal_seq, state.history, state.deal_cards, actions,
+                     state.dealer, state.pegs, state.deal_seq, state.history, actions,
                      pos), events
 
 
 def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: str | None, deal: int,
             dealer: int, pegs: tuple[tuple[int, int], ...], deal_seq: int, history: str,
-            deal_cards: tuple[Card, ...] | None, actions: Sequence[GameAction]) -> GameState:
+            actions: Sequence[GameAction]) -> GameState:
     """Rebuild a state from what a client sent, replaying this deal's actions.
     Anything that does not fit raises :class:`MalformedError` naming the field."""
     n = options.players
@@ -185,21 +183,19 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
     # Each finished deal took a deal, n discards, a cut, 4n plays and n + 1 counts at least.
     if deal_seq < (deal - 1) * (6 * n + 3):
         raise MalformedError(f"{deal - 1} finished deals took more than {deal_seq} actions", field="seq")
-    if deal_cards is not None:
-        ensure_distinct(deal_cards)
-        if len(deal_cards) != 52:
-            raise MalformedError("a pack has 52 cards", field="deal_cards")
-    cards = deal_cards if deal_cards is not None else _pack(deck_seed, deal)
+    cards = _pack(deck_seed, deal)
     pos = start_of_deal(options, deal, dealer, first_dealer, pegs, cards)
     state = GameState(game_id, options, first_dealer, deck_seed, deal, dealer, pegs, deal_seq, history,
-                      deal_cards, (), pos)
+                      (), pos)
     for i, given in enumerate(actions):
-        # With the service's pack the recorded cards must be the ones it dealt.
+        # With the service's pack the recorded cards must be the ones it dealt:
+        # the action is replayed without them (the pack fills them in again)
+        # and with everything else it recorded, its claim included.
         sent = given
         if cards is not None and type(given) is Deal:
             sent = Deal(given.seat)
         elif cards is not None and type(given) is Cut:
-            sent = Cut(given.seat)
+            sent = Cut(given.seat, None, given.claim)
         try:
             nxt, _ = apply_action(state, sent)
         except (IllegalError, MalformedError) as exc:

@@ -160,7 +160,7 @@ class GameSuggest(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, _ = self.read_state(data["state"])
+        state = self.read_state(data["state"])
         n = state.options.players
         if self.sealer is None:
             if "seat_token" in data:

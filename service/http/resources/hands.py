@@ -56,6 +56,16 @@ def false_claim_json(f: FalseClaimOfGame | None) -> dict[str, Any] | None:
                                    "rule": "ACC 8.4.b false claim of game"}
 
 
+def _muggins_json(r: Ruling) -> dict[str, Any] | None:
+    """Who takes the points missed and how many; ``called`` only when a call named an amount."""
+    if r.muggins_seat is None:
+        return None
+    out: dict[str, Any] = {"seat": r.muggins_seat, "points": r.muggins}
+    if r.called is not None:
+        out["called"] = r.called
+    return out
+
+
 def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json,
                 false_claim: FalseClaimOfGame | None = None) -> dict[str, Any]:
     """A judged claim as the API answers it (the ``claim`` member); ``item``
@@ -69,7 +79,7 @@ def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json,
         "by": r.by,
         "pegged": r.pegged,
         "lost": r.lost,
-        "muggins": {"seat": r.muggins_seat, "points": r.muggins} if r.muggins_seat is not None else None,
+        "muggins": _muggins_json(r),
         "missed": [item(s) for s in r.missed],
         "rule": r.rule,
         "false_claim_of_game": false_claim_json(false_claim),
@@ -82,7 +92,7 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     show = score_show(data["cards"], data["starter"], data["crib"])
     scores = [Score(seat, kind, points, cards) for kind, cards, points in show.items]
     players = data["players"]
-    ruling = judge(players, seat, scores, data["claim"], data["muggins"])
+    ruling = judge(players, seat, scores, data["claim"], data["muggins"], called=data.get("muggins_called"))
     false_claim = None
     if data["tournament"] and data.get("scores") is not None:
         before = data["scores"][side_of(players, seat)]
