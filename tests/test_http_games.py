@@ -416,9 +416,12 @@ def client_post(client: falcon.testing.TestClient) -> Post:
     return post
 
 
-@pytest.fixture(scope="module")
-def client() -> falcon.testing.TestClient:
-    return falcon.testing.TestClient(create_app(sealer=None))
+@pytest.fixture(scope="module", params=[2048, 0], ids=["cache", "no-cache"])
+def client(request: pytest.FixtureRequest) -> falcon.testing.TestClient:
+    """Every game test runs twice: with the worker's state cache, and without it
+    (each state replayed, as a worker that did not answer it would), so the cache
+    can never hide a state that does not restore."""
+    return falcon.testing.TestClient(create_app(sealer=None, state_cache=request.param))
 
 
 def start(client, body) -> dict:

@@ -57,14 +57,21 @@ def deck_seed(seed: str) -> str:
     return hmac.new(_hkdf(b"cribbage/v2/deck-seed"), seed.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-@pytest.fixture(scope="module")
-def sealed() -> falcon.testing.TestClient:
-    return falcon.testing.TestClient(create_app(sealer=SEALER))
+@pytest.fixture(scope="module", params=[2048, 0], ids=["cache", "no-cache"])
+def state_cache(request: pytest.FixtureRequest) -> int:
+    """Every game test runs with the worker's state cache and without it (each state
+    replayed), so the cache can never hide a state that does not restore."""
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def plain() -> falcon.testing.TestClient:
-    return falcon.testing.TestClient(create_app(sealer=None))
+def sealed(state_cache: int) -> falcon.testing.TestClient:
+    return falcon.testing.TestClient(create_app(sealer=SEALER, state_cache=state_cache))
+
+
+@pytest.fixture(scope="module")
+def plain(state_cache: int) -> falcon.testing.TestClient:
+    return falcon.testing.TestClient(create_app(sealer=None, state_cache=state_cache))
 
 
 def start(client, body) -> dict:
