@@ -33,7 +33,9 @@ from service.core.game import (
     Deal,
     Discard,
     GameAction,
+    CutForDeal,
     GameEvent,
+    GameOver,
     GameState,
     Go,
     PlayCard,
@@ -355,7 +357,7 @@ def test_his_heels_wins_the_game_at_119() -> None:
     assert result(g) == {"winner": 0, "losers": [{"side": 1, "score": 100, "result": None, "games": 1}],
                          "next_first_dealer": 1}
     assert [e.type for e in events] == ["starter", "game_over", "deal_record"]
-    assert events[1] == GameEvent("game_over", g.deal)
+    assert events[1] == GameOver(g.deal)
     # a game over mid-deal still gives its record; the history is not folded on
     assert events[2].record == ("deal 0 5H5D5CJSKHQH.AC2C3C4C6D7D/", "discard 1 6D7D", "discard 0 KHQH",
                                 "cut 1 JD")
@@ -944,7 +946,7 @@ def test_cut_for_deal(opts: dict, cuts: str, dealer: int | None) -> None:
     else:
         g, events = new_game(o, cuts=cs(cuts))
         assert g.dealer == g.first_dealer == dealer and g.to_act() == [dealer]
-        assert events == [GameEvent("cut_for_deal", 0, dealer, cs(cuts))]
+        assert events == [CutForDeal(0, dealer, cs(cuts))]
 
 
 def test_cut_for_deal_input_errors() -> None:

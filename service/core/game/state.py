@@ -21,8 +21,8 @@ from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
-from .events import GameEvent
-from .position import Position, apply, deal_over, legal_actions, start_of_deal
+from .events import CutForDeal, DealRecorded, GameEvent
+from .position import Phase, Position, apply, deal_over, legal_actions, start_of_deal
 
 MAX_DEALS = 200
 """A bound on the deal counter: no game lasts this long (a deal scores at
@@ -55,7 +55,7 @@ class GameState(NamedTuple):
         return self.deal_seq + len(self.actions)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self.position.phase
 
     def to_act(self) -> list[int]:
@@ -119,14 +119,14 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
         dealer = cut_for_deal(options, cuts)
         if dealer is None:
             raise MalformedError("the lowest cuts tie: cut again", field="cuts")
-        events.append(GameEvent("cut_for_deal", 0, dealer, tuple(cuts)))
+        events.append(CutForDeal(0, dealer, tuple(cuts)))
     else:
         if deck_seed is None:
             raise MalformedError("with a client deck give the dealer or the cuts for deal", field="dealer")
         cards = pack(deck_seed, 0)
         for i in range(0, 52 - n + 1, n):
             dealer = cut_for_deal(options, cards[i:i + n])
-            events.append(GameEvent("cut_for_deal", 0, dealer, cards[i:i + n]))
+            events.append(CutForDeal(0, dealer, cards[i:i + n]))
             if dealer is not None:
                 break
         else:  # thirteen ties in a row: no table would go on cutting
@@ -147,15 +147,15 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     actions = state.actions + (done,)
     if deal_over(pos):
         record = tuple(notation(a) for a in actions)
-        events.append(GameEvent("deal_record", pos.deal, record=record))
+        events.append(DealRecorded(pos.deal, record))
         o = state.options
         deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
         return GameState(state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
                          state.deal_seq + len(actions), chain(state.history, record), (),
                          start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
                                        _pack(state.deck_seed, deal))), events
-    if pos.phase == "over":
-        events.append(GameEvent("deal_record", pos.deal, record=tuple(notation(a) for a in actions)))
+    if pos.phase is Phase.OVER:
+        events.append(DealRecorded(pos.deal, tuple(notation(a) for a in actions)))
     return GameState(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
                      state.dealer, state.pegs, state.deal_seq, state.history, actions,
                      pos), events
@@ -243,6 +243,6 @@ def replay_record(options: GameOptions, first_dealer: int, game_id: str,
             exc.field = f"actions/{i}" + (f"/{exc.field}" if exc.field and not isinstance(exc, IllegalError) else "")
             exc.extra["index"] = i
             raise
-        if any(e.type == "deal_record" for e in events):
+        if any(type(e) is DealRecorded for e in events):
             after_deal.append(state.position.scores)
     return state, after_deal

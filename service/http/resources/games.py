@@ -20,7 +20,7 @@ from marshmallow import ValidationError, fields, validate
 from service.core.errors import CribbageError, IllegalError, MalformedError
 from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, notation, parse_action, replay_record, result
 from service.core.game.state_json import from_json, to_json
-from service.core.game.views import action_json, event_json, view, visible_events
+from service.core.game.views import EVERYONE, Viewer, action_json, event_json, view, visible_events
 from service.core.options import SECRET_SEED_LENGTH, GameOptions
 from service.seal import Sealer, SeatTokenError
 
@@ -210,9 +210,9 @@ class _GameResource:
     def read_state(self, raw: Any) -> GameState:
         return self.reader.read_state(raw)
 
-    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> int | str | None:
+    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> Viewer:
         """Who is asking: a seat proven by its token (sealed), or the seat the
-        platform names (plain; ``"all"`` when it names none)."""
+        platform names (plain; :data:`EVERYONE` when it names none)."""
         n = state.options.players
         if self.sealer is None:
             if "seat_token" in data:
@@ -220,7 +220,7 @@ class _GameResource:
             seat = data.get(plain_key)
             if seat is not None and seat >= n:
                 raise MalformedError(f"seat {seat} is not at a {n}-player table", field=plain_key)
-            return "all" if seat is None else seat
+            return EVERYONE if seat is None else seat
         if data.get(plain_key) is not None:
             raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}", f"/{plain_key}")
         token = data.get("seat_token")
@@ -234,14 +234,14 @@ class _GameResource:
     # -- answering -----------------------------------------------------------
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
-                seat: int | str | None, seat_tokens: list[str] | None = None, **extra: Any) -> None:
+                seat: Viewer, seat_tokens: list[str] | None = None, **extra: Any) -> None:
         token = self.reader.wire(state)
         if self.sealer is not None:
             actions = legal(state, seat) if seat is not None else []
             told = seat  # events as this seat (or a spectator) may see them
         else:
             # A trusted platform: every legal action and event; only the view is the named seat's.
-            actions, told = legal(state), "all"
+            actions, told = legal(state), EVERYONE
         resp.media = {
             "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
             "phase": state.phase, "to_act": state.to_act(),
@@ -287,11 +287,11 @@ class GameStart(_GameResource):
         if data.get("view") is not None and data["view"] >= options.players:
             raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
                                  field="view")
-        seat: int | str | None = data.get("view", "all") if self.sealer is None else None
+        seat: Viewer = data.get("view", EVERYONE) if self.sealer is None else None
         tokens = None
         if self.sealer is not None:
             tokens = [self.sealer.seat_token(state.game_id, s) for s in range(options.players)]
-        self.respond(resp, state, events, "all" if seat is None and self.sealer is None else seat,
+        self.respond(resp, state, events, EVERYONE if seat is None and self.sealer is None else seat,
                      seat_tokens=tokens)
         resp.status = falcon.HTTP_201
 
@@ -366,5 +366,5 @@ class GameReplay:
             "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
             "scores_after_deal": [list(s) for s in after],
             "history": state.history, "phase": state.phase, "result": result(state),
-            "final": view(state, "all"),
+            "final": view(state, EVERYONE),
         }
