@@ -39,12 +39,13 @@ counted hand in.
 >>> from .cards import Card
 >>> s = [Score(0, "fifteen", 2), Score(0, "run", 3), Score(0, "nobs", 1)]
 >>> r = judge(2, 0, s, 5, muggins=True)
->>> r.verdict, r.by, r.pegged, r.muggins, r.muggins_seat, [m.kind for m in r.missed]
+>>> str(r.verdict), r.by, r.pegged, r.muggins, r.muggins_seat, [m.kind for m in r.missed]
 ('under', 1, 5, 1, 1, ['nobs'])
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple, Sequence
 
 from .errors import MalformedError
@@ -59,13 +60,23 @@ ZERO_HAND = 19
 NOT_CLAIMABLE = frozenset({"renege", "muggins", "his_heels", "false_claim_of_game"})
 """Scores no claim covers and muggins never takes (ACC 10.3)."""
 
+
+
+class Verdict(StrEnum):
+    """A claim against what was made: the true count, short of it, or past it."""
+
+    CORRECT = "correct"
+    UNDER = "under"
+    OVER = "over"
+
+
 RULES = {
-    ("correct", False): "the claim is the true count",
-    ("correct", True): "the claim is the true count",
-    ("under", False): "ACC 8.3, 11.1.b: an under-claim stands; the points not claimed are lost",
-    ("under", True): "ACC 10: muggins -- the opponent takes the points the player missed",
-    ("over", False): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
-    ("over", True): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
+    (Verdict.CORRECT, False): "the claim is the true count",
+    (Verdict.CORRECT, True): "the claim is the true count",
+    (Verdict.UNDER, False): "ACC 8.3, 11.1.b: an under-claim stands; the points not claimed are lost",
+    (Verdict.UNDER, True): "ACC 10: muggins -- the opponent takes the points the player missed",
+    (Verdict.OVER, False): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
+    (Verdict.OVER, True): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
 }
 
 
@@ -79,7 +90,7 @@ class Ruling(NamedTuple):
     """What the claim means (a claim of 19 is 0)."""
     made: int
     """The claimant's own points by the rules."""
-    verdict: str
+    verdict: Verdict
     by: int
     """How far the claim is from what was made (0 when correct)."""
     pegged: int
@@ -137,7 +148,7 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
     own = [s for s in scores if s.seat == seat and s.kind not in NOT_CLAIMABLE]
     made = sum(s.points for s in own)
     if counted >= made:
-        verdict = "correct" if counted == made else "over"
+        verdict = Verdict.CORRECT if counted == made else Verdict.OVER
         return Ruling(seat, claim, counted, made, verdict, counted - made, made, 0, 0, None, called,
                       zero, (), tuple(scores), RULES[verdict, muggins])
     out: list[Score] = []
@@ -160,8 +171,8 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
         to = next_opponent(players, seat)
         taken = short if called is None else min(called, short)
         out.append(Score(to, "muggins", taken))
-    rule = RULES["under", muggins] if called is None else RULE_CALLED
-    return Ruling(seat, claim, counted, made, "under", short, counted, short - taken,
+    rule = RULES[Verdict.UNDER, muggins] if called is None else RULE_CALLED
+    return Ruling(seat, claim, counted, made, Verdict.UNDER, short, counted, short - taken,
                   taken, to, called, zero, tuple(missed), tuple(out), rule)
 
 

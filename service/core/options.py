@@ -10,6 +10,7 @@ The constants below are the values allowed, for an edge that documents them.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Sequence, get_type_hints
 
@@ -110,11 +111,11 @@ class GameOptions:
 
     @property
     def skunk_line(self) -> int:
-        return 91 if self.target == 121 else 31
+        return skunk_line(self.target)
 
     @property
     def double_skunk_line(self) -> int | None:
-        return 61 if self.target == 121 else None
+        return double_skunk_line(self.target)
 
     def to_json(self) -> dict[str, Any]:
         """The options that differ from the defaults (a fresh dict): what
@@ -173,23 +174,59 @@ def next_first_dealer(scores: Sequence[int], first_dealer: int, loser_deals_firs
     return (first_dealer + 1) % seats
 
 
+class Result(StrEnum):
+    """What a loser's score makes of a win (docs/rules.md, "Skunk"; ACC game points)."""
+
+    WIN = "win"
+    SKUNK = "skunk"
+    DOUBLE_SKUNK = "double_skunk"
+    LURCH = "lurch"
+
+
+def skunk_line(target: int) -> int:
+    """Below it a loser is skunked: 91 in a game to 121, 31 in a game to 61."""
+    return 91 if target == 121 else 31
+
+
+def double_skunk_line(target: int) -> int | None:
+    """Below it a loser is double skunked (or lurched): 61, in a game to 121 only."""
+    return 61 if target == 121 else None
+
+
+def loss(score: int, target: int, *, skunk: bool = True, double_skunk: bool = True, lurch: bool = False) -> Result:
+    """The one home of the skunk: what a loser's ``score`` makes of the win.
+    Below the 61 line (a game to 121 only) a double skunk where skunks are
+    counted and the double skunk is played, else a lurch where that is; then
+    below the skunk line a skunk where skunks are counted; else a plain win.
+
+    >>> loss(60, 121), loss(60, 121, double_skunk=False, lurch=True), loss(60, 121, skunk=False, lurch=True)
+    (<Result.DOUBLE_SKUNK: 'double_skunk'>, <Result.LURCH: 'lurch'>, <Result.LURCH: 'lurch'>)
+    >>> loss(30, 61), loss(91, 121), loss(90, 121, skunk=False)
+    (<Result.SKUNK: 'skunk'>, <Result.WIN: 'win'>, <Result.WIN: 'win'>)
+    """
+    low = double_skunk_line(target)
+    if low is not None and score < low:
+        if skunk and double_skunk:
+            return Result.DOUBLE_SKUNK
+        if lurch:
+            return Result.LURCH
+    if skunk and score < skunk_line(target):
+        return Result.SKUNK
+    return Result.WIN
+
+
 def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:
     """Who won, and how many games each loser's margin is worth.
 
     >>> outcome(GameOptions(skunk=True), 0, [121, 80])["losers"]
-    [{'side': 1, 'score': 80, 'result': 'skunk', 'games': 2}]
+    [{'side': 1, 'score': 80, 'result': <Result.SKUNK: 'skunk'>, 'games': 2}]
     """
+    games_for = {Result.WIN: 1, Result.SKUNK: 2, Result.LURCH: 2, Result.DOUBLE_SKUNK: options.double_skunk_games}
     losers = []
     for side, score in enumerate(scores):
         if side == winner_side:
             continue
-        result, games = None, 1
-        dline = options.double_skunk_line
-        if options.skunk and dline is not None and score < dline:
-            result, games = "double_skunk", options.double_skunk_games
-        elif options.skunk and score < options.skunk_line:
-            result, games = "skunk", 2
-        elif options.lurch and dline is not None and score < dline:
-            result, games = "lurch", 2
-        losers.append({"side": side, "score": score, "result": result, "games": games})
+        result = loss(score, options.target, skunk=options.skunk, lurch=options.lurch)
+        losers.append({"side": side, "score": score, "result": None if result is Result.WIN else result,
+                       "games": games_for[result]})
     return {"winner": winner_side, "losers": losers}

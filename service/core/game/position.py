@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
-from ..claims import false_claim_of_game, heels_pegged, judge
+from ..claims import Verdict, false_claim_of_game, heels_pegged, judge
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
@@ -304,7 +304,7 @@ def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, mugg
     o = pos.options
     ruling = judge(o.players, seat, scores, claim, muggins, show)
     out = list(ruling.scores)
-    if o.tournament and ruling.verdict == "over":
+    if o.tournament and ruling.verdict is Verdict.OVER:
         side = o.side_of(seat)
         before = pos.pegs[side][0] + sum(s.points for s in out if s.seat != seat and o.side_of(s.seat) == side)
         false = false_claim_of_game(o.players, seat, before, ruling.made, ruling.counted, o.target)
