@@ -176,6 +176,42 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
                   taken, to, called, zero, tuple(missed), tuple(out), rule)
 
 
+class Settled(NamedTuple):
+    """A claim as the table settles it: the ruling, the false claim of game if
+    there was one, and everything pegged, in order."""
+
+    ruling: Ruling
+    false_claim: FalseClaimOfGame | None
+    scores: tuple[Score, ...]
+    """The ruling's scores, then (a false claim of game) the opponent's award and the set back."""
+
+
+def settle(players: int, seat: int, scores: Sequence[Score], claim: int, *, muggins: bool, show: bool,
+           called: int | None = None, tournament: bool = False, before: int | None = None,
+           target: int = 121) -> Settled:
+    """The one place a claim is composed: :func:`judge` it, then under
+    ``tournament`` rules, knowing the claimant's side's score ``before`` the
+    points, an over-claim into the game hole is a false claim of game (ACC
+    8.4.b, :func:`false_claim_of_game`): the opponent receives the award and
+    the offender is set back.  The game engine, the hand score and the
+    pegging adjudication all settle claims here.
+
+    >>> st = settle(2, 0, [Score(0, "fifteen", 2)], 12, muggins=False, show=True, tournament=True, before=110)
+    >>> str(st.ruling.verdict), [(s.seat, s.kind, s.points) for s in st.scores]
+    ('over', [(0, 'fifteen', 2), (1, 'false_claim_of_game', 9), (0, 'set_back', 15)])
+    """
+    ruling = judge(players, seat, scores, claim, muggins, show, called)
+    out = ruling.scores
+    false = None
+    if tournament and before is not None and ruling.verdict is Verdict.OVER:
+        false = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, target)
+        if false is not None:
+            out += (Score(false.opponent, "false_claim_of_game", false.award),)
+            if false.set_back:
+                out += (Score(seat, "set_back", false.set_back),)
+    return Settled(ruling, false, out)
+
+
 def heels_pegged(heels: int, claim: int | None, tournament: bool) -> int:
     """His heels as the dealer pegs them (ACC 6.3.c): under tournament rules his
     heels not pegged before he plays a card are forfeited, so he pegs what he

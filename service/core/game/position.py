@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
-from ..claims import Verdict, false_claim_of_game, heels_pegged, judge
+from ..claims import heels_pegged, settle
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
@@ -296,23 +296,16 @@ def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int],
 
 
 def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, muggins: bool,
-             show: bool) -> list[Score]:
-    """A claim judged in a game; under tournament rules an over-claim into the
-    game hole is a false claim of game (ACC 8.4.b): the points made, the
-    points over-claimed up to the game hole to the next opponent, then the
-    offender set back 15."""
+             show: bool) -> tuple[Score, ...]:
+    """A claim settled in a game (:func:`~service.core.claims.settle`): under
+    tournament rules an over-claim into the game hole is a false claim of game,
+    judged from the side's score before this count (its partner's points in
+    the same event, pegged first, included)."""
     o = pos.options
-    ruling = judge(o.players, seat, scores, claim, muggins, show)
-    out = list(ruling.scores)
-    if o.tournament and ruling.verdict is Verdict.OVER:
-        side = o.side_of(seat)
-        before = pos.pegs[side][0] + sum(s.points for s in out if s.seat != seat and o.side_of(s.seat) == side)
-        false = false_claim_of_game(o.players, seat, before, ruling.made, ruling.counted, o.target)
-        if false is not None:
-            out += [Score(false.opponent, "false_claim_of_game", false.award)]
-            if false.set_back:
-                out.append(Score(seat, "set_back", false.set_back))
-    return out
+    side = o.side_of(seat)
+    before = pos.pegs[side][0] + sum(s.points for s in scores if s.seat != seat and o.side_of(s.seat) == side)
+    return settle(o.players, seat, scores, claim, muggins=muggins, show=show, tournament=o.tournament,
+                  before=before, target=o.target).scores
 
 
 def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent], GameAction]:

@@ -28,7 +28,7 @@ import falcon
 import orjson
 
 from service.core.cards import Card
-from service.core.claims import FalseClaimOfGame, Ruling, false_claim_of_game, judge
+from service.core.claims import FalseClaimOfGame, Ruling, settle
 from service.core.options import side_of
 from service.core.play import Score
 from service.core.show import score_show
@@ -92,12 +92,11 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     show = score_show(data["cards"], data["starter"], data["crib"])
     scores = [Score(seat, kind, points, cards) for kind, cards, points in show.items]
     players = data["players"]
-    ruling = judge(players, seat, scores, data["claim"], data["muggins"], called=data.get("muggins_called"))
-    false_claim = None
-    if data["tournament"] and data.get("scores") is not None:
-        before = data["scores"][side_of(players, seat)]
-        false_claim = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, data["target"])
-    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(ruling, false_claim=false_claim)) + b"}"
+    before = data["scores"][side_of(players, seat)] if data.get("scores") is not None else None
+    settled = settle(players, seat, scores, data["claim"], muggins=data["muggins"], show=True,
+                     called=data.get("muggins_called"), tournament=data["tournament"], before=before,
+                     target=data["target"])
+    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(settled.ruling, false_claim=settled.false_claim)) + b"}"
 
 
 def answer(data: dict[str, Any], body: Callable[[tuple[Card, ...], Card, bool], bytes] = show_body) -> bytes:

@@ -24,7 +24,7 @@ import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
-from service.core.claims import judge
+from service.core.claims import settle
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
@@ -210,12 +210,12 @@ def judged_events(players: int, events: list[Any], muggins: bool, totals: list[i
         if claim is None:
             out.append(_event_json(i, e))
             continue
-        ruling = judge(players, e.action.seat, e.scores, claim, muggins, show=False, called=calls.get(i))
+        settled = settle(players, e.action.seat, e.scores, claim, muggins=muggins, show=False, called=calls.get(i))
         for s in e.scores:
             totals[s.seat] -= s.points
-        for s in ruling.scores:
+        for s in settled.scores:
             totals[s.seat] += s.points
-        out.append(_event_json(i, e, ruling.scores, ruling))
+        out.append(_event_json(i, e, settled.scores, settled.ruling))
     return out
 
 
