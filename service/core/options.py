@@ -40,6 +40,23 @@ def side_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def sides_of(players: int) -> int:
+    """Scores kept at a table: one per player, or one per partnership with four."""
+    return 2 if players == 4 else players
+
+
+def side_totals(players: int, per_seat: Sequence[int]) -> list[int]:
+    """Each side's points from each seat's (the partnerships' sums with four players).
+
+    >>> side_totals(4, [1, 2, 3, 4]), side_totals(3, [1, 2, 3])
+    ([4, 6], [1, 2, 3])
+    """
+    out = [0] * sides_of(players)
+    for seat, points in enumerate(per_seat):
+        out[side_of(players, seat)] += points
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     players: int = 2
@@ -89,7 +106,7 @@ class GameOptions:
     @property
     def sides(self) -> int:
         """Scores kept: one per player, or one per partnership with four."""
-        return 2 if self.players == 4 else self.players
+        return sides_of(self.players)
 
     def side_of(self, seat: int) -> int:
         return side_of(self.players, seat)

@@ -32,6 +32,7 @@ from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCH
 
 from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
+from service.core.options import sides_of
 
 from .problems import invalid_request, json_pointer
 
@@ -358,7 +359,7 @@ class HandClaimRequest(HandScoreRequest):
             raise ValidationError({"muggins_called": ["a muggins call needs a claim and muggins: true"]})
         scores = data.get("scores")
         if scores is not None:
-            sides = 2 if players == 4 else players
+            sides = sides_of(players)
             if len(scores) != sides:
                 raise ValidationError({"scores": [f"a {players}-player game keeps {sides} scores, not {len(scores)}"]})
             late = [i for i, v in enumerate(scores) if v >= data["target"]]

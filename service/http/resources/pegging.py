@@ -25,6 +25,7 @@ from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
 from service.core.claims import settle
+from service.core.options import side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
@@ -235,7 +236,7 @@ class PeggingScore:
             scored = judged_events(players, events, data["muggins"], totals, data["plays"].calls)
         else:
             scored = [_event_json(i, e) for i, e in enumerate(events)]
-        team = [totals[0] + totals[2], totals[1] + totals[3]] if players == 4 else None
+        team = side_totals(players, totals) if players == 4 else None
         resp.data = orjson.dumps({
             "players": players,
             "pone": pone,
