@@ -32,7 +32,8 @@ from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCH
 
 from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
-from service.core.options import sides_of
+from service.core.claims import MAX_CLAIM
+from service.core.options import PLAYERS, TARGETS, sides_of
 
 from .problems import invalid_request, json_pointer
 
@@ -341,15 +342,15 @@ class HandClaimRequest(HandScoreRequest):
     seat).  Only a body with one of these fields is loaded by this schema, so
     the plain count keeps its lean path."""
 
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     muggins = StrictBoolean(load_default=False)
-    muggins_called = StrictInteger(validate=validate.Range(1, 29))
+    muggins_called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
     """ACC 10.4.a: the opponent's "muggins for N"; he takes the lesser of N and the points missed."""
-    players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
+    players = StrictInteger(load_default=2, validate=validate.OneOf(PLAYERS))
     seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
     tournament = StrictBoolean(load_default=False)
     scores = fields.List(StrictInteger(validate=validate.Range(0, 120)), validate=validate.Length(2, 3))
-    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+    target = StrictInteger(load_default=121, validate=validate.OneOf(TARGETS))
 
     def check(self, data: dict[str, Any]) -> None:
         players = data["players"]

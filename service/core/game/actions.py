@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Union
 
 from ..cards import CANONICAL, Card
+from ..claims import MAX_CLAIM
 from ..errors import MalformedError
 from ..play import Go, PlayCard
 
@@ -157,7 +158,7 @@ def parse_action(text: str) -> GameAction:
     if len(words) > 2 and words[-1].startswith("="):
         digits = words.pop()[1:]
         if not (digits.isdigit() and digits.isascii() and len(digits) <= 2 and str(int(digits)) == digits
-                and int(digits) <= 29):
+                and int(digits) <= MAX_CLAIM):
             raise MalformedError(f"{text!r}: a claim is =0 to =29")
         claim = int(digits)
     if len(words) < 2 or not (len(words[1]) == 1 and words[1] in "0123"):

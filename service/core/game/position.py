@@ -26,7 +26,7 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
-from ..claims import heels_pegged, settle
+from ..claims import check_claim, heels_pegged, settle
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
@@ -175,8 +175,8 @@ def check(pos: Position, action: GameAction) -> None:
     if kind not in _CHECKS:
         raise MalformedError(f"{action!r} is not a game action")
     claim = getattr(action, "claim", None)
-    if claim is not None and not 0 <= claim <= 29:
-        raise MalformedError("a claim is 0 to 29 points", field="claim")
+    if claim is not None:
+        check_claim(claim)
     if pos.phase is Phase.PLAY and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
         _check_peg(pos, action)  # the common case, first
         return

@@ -17,6 +17,7 @@ import orjson
 from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
+from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError
 from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, notation, parse_action, replay_record, result
 from service.core.game.state_json import from_json, to_json
@@ -55,20 +56,20 @@ class DiscardAction(_ActionBase):
 
 class CutAction(_ActionBase):
     starter = CardField()
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class PlayAction(_ActionBase):
     card = CardField(required=True)
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class GoAction(_ActionBase):
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class CountAction(_ActionBase):
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     what = fields.String(validate=validate.OneOf(("hand", "crib")))
 
 

@@ -24,8 +24,8 @@ import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
-from service.core.claims import settle
-from service.core.options import side_totals
+from service.core.claims import MAX_CLAIM, settle
+from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
@@ -59,8 +59,8 @@ class PlayEntries(fields.Field):
     :meth:`_entry`, which names every error (``/plays/3/card``)."""
 
     _seat = StrictInteger(required=True, validate=validate.Range(0, 3))
-    _claim = StrictInteger(validate=validate.Range(0, 29))
-    _called = StrictInteger(validate=validate.Range(1, 29))
+    _claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
+    _called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         if type(value) is list and len(value) <= MAX_PLAYS:
@@ -143,7 +143,7 @@ class PlayEntries(fields.Field):
 
 class PeggingScoreRequest(DistinctCardsSchema):
     distinct_fields = ("hands",)
-    players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(required=True, validate=validate.OneOf(PLAYERS))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
     plays = PlayEntries(required=True)
     hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
