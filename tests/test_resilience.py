@@ -244,6 +244,18 @@ FRAMINGS = {
 }
 
 
+def _probe_healthz_and_a_score(port: int) -> list[tuple[float, int]]:
+    """(seconds, status) of a GET /healthz and a hand score, each on a new connection."""
+    out = []
+    for raw in (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", SCORE):
+        t0 = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as sock:
+            sock.sendall(raw)
+            status, _, _ = _read_answer(sock)
+        out.append((time.monotonic() - t0, status))
+    return out
+
+
 def _stalled_upload(port: int, path: str, framing: str, stop: threading.Event, answers: list[int]) -> None:
     """Start an upload, send a few bytes of its body and stall; when answered (or cut),
     start again at once, until ``stop``."""
@@ -283,12 +295,7 @@ def test_stalled_uploads_of_every_framing_hold_no_thread(tmp_path):
         end = time.monotonic() + 6  # three read deadlines: every staller cut and back again
         try:
             while time.monotonic() < end:
-                for raw in (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", SCORE):
-                    t0 = time.monotonic()
-                    with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as sock:
-                        sock.sendall(raw)
-                        status, _, _ = _read_answer(sock)
-                    waits.append((time.monotonic() - t0, status))
+                waits += _probe_healthz_and_a_score(port)
                 time.sleep(0.2)
         finally:
             stop.set()
@@ -331,12 +338,7 @@ def test_idle_connections_cannot_crowd_out_work(tmp_path):
                 silent.append(socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4))
             waits = []
             for _ in range(10):
-                for raw in (b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", SCORE):
-                    t0 = time.monotonic()
-                    with socket.create_connection(("127.0.0.1", port), timeout=GENEROUS * 4) as sock:
-                        sock.sendall(raw)
-                        status, _, _ = _read_answer(sock)
-                    waits.append((time.monotonic() - t0, status))
+                waits += _probe_healthz_and_a_score(port)
                 time.sleep(0.1)
             print(f"{IDLE} idle connections: the longest wait {max(w for w, _ in waits):.3f} s")
             assert {status for _, status in waits} == {200}
