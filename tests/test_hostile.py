@@ -717,3 +717,24 @@ def test_the_deadline_socket():
         sock.setblocking(True)  # a new request: a new deadline, the head again
         b.sendall(b"x")
         assert sock.recv(10) == b"x" and sock.in_head
+
+
+@pytest.mark.parametrize("path", ["/v1/hands/score", "/v1/tournaments/standings"])
+def test_expect_100_continue_is_answered_once_then_the_body_served(port, path):
+    """The poller answers the expectation (and gathers the body: a stalled one holds no
+    thread); gunicorn does not answer it a second time."""
+    body = (b'{"cards":["5H","5C","5S","JD"],"starter":"5D"}' if path == HS
+            else json.dumps({"results": [{"player": "A", "opponent": "B", "game_points": 2, "games_won": 1,
+                                          "spread": 9}] * 1500}).encode())
+    head = request("POST", path, None, headers={"Content-Length": str(len(body)), "Expect": "100-continue"})
+    with socket.create_connection(("127.0.0.1", port), timeout=PATIENCE) as s:
+        s.sendall(head)
+        assert s.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        s.sendall(body)
+        buf = b""
+        while not _complete(buf):
+            chunk = s.recv(65536)
+            assert chunk, buf[:300]
+            buf += chunk
+    answer = Answer(buf, 0.0)
+    assert answer.status == 200 and b"100 Continue" not in buf, buf[:300]
