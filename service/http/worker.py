@@ -74,9 +74,11 @@ multiprocess files, so ``GET /metrics`` shows it with the app's own).
 Configuration (set by gunicorn.conf.py from the environment on the class): ``read_timeout``
 is ``GUNICORN_READ_TIMEOUT`` (default 5 s, as nginx's client_header_timeout
 in deploy/kubernetes), ``max_pending`` is ``GUNICORN_MAX_PENDING`` (default
-32 a worker; negative: never shed), ``retry_after`` is 1 s.  TLS is not
-handled here (it ends at the proxy): with ``certfile`` set the sockets are
-gunicorn's own.
+32 a worker; negative: never shed), ``retry_after`` is 1 s, ``body_limit``
+and ``path_limits`` are :mod:`.limits`' (``CRIBBAGE_MAX_BODY_BYTES``).
+gunicorn's own settings ``worker_connections`` and ``keepalive`` are the
+connection cap and the idle time.  TLS is not handled here (it ends at the
+proxy): with ``certfile`` set the sockets are gunicorn's own.
 """
 
 from __future__ import annotations
