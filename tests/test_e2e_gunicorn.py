@@ -107,7 +107,7 @@ def test_lean_access_log_writes_gunicorn_s_line(agent, monkeypatch, tmp_path):
     # Reading the conf sets PROMETHEUS_MULTIPROC_DIR unless it is set: keep it out of
     # this process's environment, or every later in-process metrics test would see it.
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
-    conf = runpy.run_module("service.gunicorn_conf")  # run afresh, as gunicorn reads it
+    conf = runpy.run_path(str(ROOT / "service" / "gunicorn_conf.py"))  # run afresh, as gunicorn reads it
 
     class Resp:
         status = "201 Created"
