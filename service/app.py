@@ -36,7 +36,7 @@ import structlog
 
 from service.core.errors import CribbageError
 
-from .http import media
+from .http import head, media
 from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
 from .http.middleware import Edge
@@ -122,7 +122,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
         else gzip_min_bytes
     if gzip_min:
         middleware.append(Compression(min_size=gzip_min))
-    app = falcon.App(middleware=middleware)
+    app = falcon.App(middleware=middleware, router=head.Router())
     media.install(app)
     app.set_error_serializer(render_problem)
     app.add_error_handler(Exception, _unexpected_error)
