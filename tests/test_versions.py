@@ -5,7 +5,8 @@
   ``GET /version`` report it: tests/test_cli.py, tests/test_meta.py);
 * the API's ``info.version`` shares its ``MAJOR.MINOR`` (the README's
   compatibility policy), and openapi.yaml's ``/version`` example shows both;
-* the Kubernetes image tag (deploy/kubernetes/kustomization.yaml) is it;
+* the Kubernetes image tag (deploy/kubernetes/kustomization.yaml) and the
+  README's ``docker build`` tag are it;
 * CHANGELOG.md (Keep a Changelog) starts with ``[Unreleased]``, then its
   releases newest first, dated, the latest being this one.
 """
@@ -56,6 +57,9 @@ def test_the_kubernetes_image_tag_is_the_release():
     kustomization = yaml.safe_load((ROOT / "deploy/kubernetes/kustomization.yaml").read_text(encoding="utf-8"))
     (image,) = [i for i in kustomization["images"] if i["name"] == "cribbage-service"]
     assert image["newTag"] == __version__
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    tags = set(re.findall(r"docker (?:build|run)[^\n]* cribbage-service:(\S+)", readme))
+    assert tags == {__version__}, tags
 
 
 HEADING = re.compile(r"^## \[(?P<version>[^\]]+)\](?: - (?P<date>\d{4}-\d{2}-\d{2}))?$", re.M)
