@@ -69,6 +69,20 @@ def test_the_api_version_is_semantic_and_its_major_is_the_paths():
     assert __version__.split(".")[:2] == version.split(".")[:2]
 
 
+def test_the_document_is_the_packages_unless_cribbage_openapi_names_another(monkeypatch, tmp_path):
+    served = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False)).simulate_get("/openapi.yaml")
+    assert served.content == (ROOT / "service" / "openapi.yaml").read_bytes()
+    other = tmp_path / "other.yaml"
+    other.write_bytes(b"openapi: 3.1.0\ninfo:\n  title: another\n  version: 1.1.7\npaths: {}\n")
+    monkeypatch.setenv("CRIBBAGE_OPENAPI", str(other))
+    client = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+    assert client.simulate_get("/openapi.yaml").content == other.read_bytes()
+    assert client.simulate_get("/version").json["api"] == "1.1.7"
+    monkeypatch.setenv("CRIBBAGE_OPENAPI", str(tmp_path / "missing.yaml"))
+    with pytest.raises(RuntimeError, match="set CRIBBAGE_OPENAPI"):
+        create_app(sealer=None, collect_metrics=False)
+
+
 @pytest.mark.parametrize("text, version", [
     (b"openapi: 3.1.0\ninfo:\n  title: x\n  version: 1.2.3\n", "1.2.3"),
     (b"openapi: 3.1.0\ninfo:\n  title: x\n  description: |\n    version: 9.9.9\n\n    more\n"

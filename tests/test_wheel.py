@@ -19,16 +19,14 @@ from __future__ import annotations
 import importlib
 import os
 import runpy
-import signal
-import socket
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
 import httpx
 import pytest
+from gunicorn_server import free_port, serving
 
 from service._version import __version__
 
@@ -65,12 +63,6 @@ def _run(cmd: list, cwd: Path, timeout: float, env: dict | None = None) -> subpr
     return proc
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """A fresh virtualenv, outside the checkout, with the built wheel installed; its bin folder."""
@@ -94,34 +86,11 @@ def served(installed, tmp_path_factory) -> str:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("CRIBBAGE_", "PYTHON", "PROMETHEUS_", "GUNICORN_", "VIRTUAL_ENV"))}
     env.update(HOST="127.0.0.1", WEB_CONCURRENCY="2", PATH=f"{installed}{os.pathsep}{env.get('PATH', '')}")
-    port = _free_port()
-    log = elsewhere / "serve.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([installed / "cribbage-service", "serve", "--port", str(port)], cwd=elsewhere,
-                                env=env, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"cribbage-service serve exited with {proc.returncode}:\n{log.read_text()}")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"cribbage-service serve did not answer /healthz in 60 s:\n{log.read_text()}")
-            time.sleep(0.1)
+    port = free_port()
+    # serve execs gunicorn: the process started is the master.
+    with serving([str(installed / "cribbage-service"), "serve", "--port", str(port)], elsewhere, env, port,
+                 elsewhere / "serve.log") as base:
         yield base
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)  # serve became gunicorn's master (exec)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
 
 
 slow = pytest.mark.slow
