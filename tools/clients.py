@@ -50,6 +50,7 @@ def _run(cmd: list[str], cwd: Path, env: dict | None = None) -> str:
 
 def python_client(out: Path, spec: Path = SPEC) -> str:
     """Generate the Python client into ``out`` (replaced); the generator's output (its warnings)."""
+    out, spec = out.resolve(), spec.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     config = out.parent / "openapi-python-client.yaml"
     config.write_text(f"package_name_override: {PACKAGE}\nproject_name_override: cribbage-client\n")
@@ -66,6 +67,7 @@ def python_client(out: Path, spec: Path = SPEC) -> str:
 def typescript_client(out: Path, spec: Path = SPEC) -> str:
     """Generate the TypeScript client into ``out`` (its npm packages kept between runs);
     the output of npm and the generator."""
+    out, spec = out.resolve(), spec.resolve()
     npm = shutil.which("npm")
     if npm is None:
         raise GenerationError("npm (Node 20 or later) is needed for the TypeScript client: not found on PATH")
