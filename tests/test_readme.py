@@ -25,7 +25,8 @@ only of ``NAME=value ... make run`` starts the server the examples after it,
 in the same section, run against (the sealed games: a state secret).
 
 The Layout section is checked too: every path it lists exists, and it lists
-every top-level entry of the repository and every part of the package.
+every top-level entry of the repository and every part of the package; and
+the OpenAPI document's gzip figure is measured.
 """
 
 from __future__ import annotations
@@ -301,6 +302,20 @@ def test_example(block, servers, tmp_path):
         assert not any(e in shown.body for e in ELLIPSIS), "no elision in a text output"
         assert [line.rstrip() for line in proc.stdout.splitlines()] == \
             [line.rstrip() for line in shown.body.splitlines()], context
+
+
+@pytest.mark.slow
+def test_the_openapi_gzip_figure(servers):
+    """"the OpenAPI document to about a fifth of its size" (Running in production, Compression)."""
+    assert "the OpenAPI\ndocument to about a fifth of its size" in README
+    import httpx
+
+    base = servers(())
+    plain = httpx.get(f"{base}/openapi.yaml", headers={"Accept-Encoding": "identity"}, timeout=10)
+    packed = httpx.get(f"{base}/openapi.yaml", headers={"Accept-Encoding": "gzip"}, timeout=10)
+    assert packed.headers["content-encoding"] == "gzip"
+    ratio = int(packed.headers["content-length"]) / len(plain.content)
+    assert 1 / 6 < ratio < 1 / 4, f"gzip sends {ratio:.0%} of the document, not about a fifth"
 
 
 # -- the Layout section --------------------------------------------------------------------------
