@@ -9,7 +9,7 @@ Configuration (environment, read when the app is created):
 ``CRIBBAGE_MAX_BODY_BYTES``
     largest request body accepted, default 65536; larger is 413.
 ``CRIBBAGE_OPENAPI``
-    path of ``openapi.yaml`` when not at the repository root.
+    another OpenAPI document to serve than the package's (``service/openapi.yaml``).
 ``CRIBBAGE_HAND_CACHE``
     answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
 ``CRIBBAGE_STATE_CACHE``
