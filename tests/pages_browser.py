@@ -11,12 +11,23 @@ In CI (``CI=true``) a missing Playwright or Chromium fails instead.
 Every page is watched for console errors and uncaught exceptions: a test
 fails if any appeared (``page`` fixture).  Screenshots go to
 ``reports/screenshots/`` (test artifacts, looked at, not compared).
+
+Accessibility is checked with axe-core (``assert_axe_clean``): the version
+pinned below, with its registry integrity, is fetched once per test run by
+``npm pack`` into a temporary directory (nothing is installed or committed);
+without npm the axe checks skip locally and fail in CI, like the browser.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import shutil
+import subprocess
+import tarfile
+import tempfile
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -144,3 +155,59 @@ UNLABELLED_JS = """() => {
 def assert_labelled(page) -> None:
     """Every button and link has a name, every field a label (what a screen reader reads)."""
     assert page.evaluate(UNLABELLED_JS) == []
+
+
+# --- axe-core ---------------------------------------------------------------------------------
+
+AXE_VERSION = "4.14.1"
+AXE_INTEGRITY = "sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ=="
+"""The npm registry's integrity of axe-core's tarball (``npm view axe-core@VERSION dist.integrity``)."""
+
+
+def _missing(reason: str):
+    (pytest.fail if os.environ.get("CI") == "true" else pytest.skip)(reason)
+
+
+@cache
+def axe_source() -> str:
+    """axe.min.js of the pinned axe-core, its tarball checked against the pinned integrity."""
+    npm = shutil.which("npm")
+    if npm is None:
+        _missing("the accessibility checks need npm (axe-core comes from the npm registry)")
+    with tempfile.TemporaryDirectory(prefix="axe-core-") as tmp:
+        env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_fund": "false",
+               "npm_config_audit": "false"}
+        try:
+            proc = subprocess.run([npm, "pack", f"axe-core@{AXE_VERSION}", "--pack-destination", tmp],
+                                  cwd=tmp, env=env, capture_output=True, text=True, timeout=180)
+        except subprocess.TimeoutExpired:
+            pytest.fail("npm pack axe-core took more than 180 s")
+        tarball = Path(tmp) / f"axe-core-{AXE_VERSION}.tgz"
+        if proc.returncode != 0 or not tarball.exists():
+            _missing(f"npm pack axe-core@{AXE_VERSION} failed:\n{proc.stdout}\n{proc.stderr}")
+        data = tarball.read_bytes()
+        digest = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+        assert digest == AXE_INTEGRITY, f"axe-core {AXE_VERSION}: integrity {digest}, pinned {AXE_INTEGRITY}"
+        with tarfile.open(tarball) as tar:
+            return tar.extractfile("package/axe.min.js").read().decode()
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's violations on the page as it is now (every rule axe runs by default:
+    WCAG 2.0-2.2 A and AA and its best practices)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # evaluated by the DevTools protocol: the page's CSP (script-src 'self') refuses an
+        # inline <script> (page.add_script_tag), and the CSP stays as it is served
+        page.evaluate(axe_source())
+    return page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ['violations']});
+      return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary.split('\\n').slice(1, 3).join(' '))}));
+    }""")
+
+
+def assert_axe_clean(page, where: str) -> None:
+    """No axe-core violation at all on the page as it is now; ``where`` names the state."""
+    found = axe_violations(page)
+    assert found == [], f"axe-core {AXE_VERSION} on {where}:\n" + "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']}\n    " + "\n    ".join(v["nodes"][:6]) for v in found)
