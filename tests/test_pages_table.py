@@ -197,12 +197,18 @@ def test_a_sealed_game_uses_a_token_per_seat(sealed_server, page):
     tokens = page.evaluate("() => window.cribbageTable.tokens")
     assert len(tokens) == 2
     assert isinstance(page.evaluate("() => window.cribbageTable.answer.state"), str)  # sealed
+    backs = 0
     while page.locator('#events li[data-type="deal"]').count() < 2:
-        assert my_move(page)
+        page.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="over"]')
         if page.get_attribute("#my-hand", "data-mode") == "play":
-            # the computer's unplayed cards are never on the page
-            backs = page.locator('#seats .seat .card.back').count()
-            assert backs >= 1
+            # the computer's unplayed cards are never on the page: each of its four is
+            # face down, or face up and marked played (read at once: the page is still)
+            cards = page.evaluate("""() => [...document.querySelector('#seats .seat > .cards').children]
+                .map((c) => c.classList.contains('back') ? 'back' : c.classList.contains('off') ? 'played' : c.dataset.card)""")
+            assert len(cards) == 4 and set(cards) <= {"back", "played"}, cards
+            backs += cards.count("back")
+        assert my_move(page)
+    assert backs > 0  # the play was looked at, and some of the computer's cards were hidden
     assert page.is_hidden("#record-box")
 
 
