@@ -157,11 +157,13 @@ def assert_in_view_across(page, selector: str) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """The whole page, or (``full_page=False``) the screen as scrolled, as a person sees it
+    (a whole-page shot draws a sticky element where the screen happened to be)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     page.wait_for_timeout(450)  # the pegs' move (a 0.35 s transition) ends first
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -275,7 +275,8 @@ def test_the_board_stays_in_view_on_a_phone(server, phone):
     board = phone.locator(".board-panel").bounding_box()
     assert box["y"] >= board["y"] + board["height"] - 1
     assert_axe_clean(phone, "the play on a phone, the log scrolling")
-    screenshot(phone, "table-phone-log")
+    phone.evaluate("() => document.getElementById('events').scrollIntoView({block: 'end'})")
+    screenshot(phone, "table-phone-log", full_page=False)
 
 
 @pytest.mark.parametrize("width", [390, 1280])
