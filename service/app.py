@@ -107,12 +107,14 @@ def body_limits(limit: int) -> dict[str, int]:
 
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
-               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
+               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None,
+               state_cache: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment:
     ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
     ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
-    states; or a :class:`~service.seal.Sealer`) and ``gzip_min_bytes`` (else
-    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression)."""
+    states; or a :class:`~service.seal.Sealer`), ``gzip_min_bytes`` (else
+    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression) and ``state_cache`` (else
+    ``CRIBBAGE_STATE_CACHE``; 0: every state is replayed)."""
     configure_logging()
     if sealer is True:
         sealer = sealer_from_env()
@@ -146,7 +148,8 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/tournaments/bracket", tournaments.Bracket())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
-    reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))
+    cache = _env_int("CRIBBAGE_STATE_CACHE", 2048) if state_cache is None else state_cache
+    reader = games.StateReader(sealer or None, cache)
     app.add_route("/v1/games", games.GameStart(reader))
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))

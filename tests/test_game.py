@@ -33,7 +33,9 @@ from service.core.game import (
     Deal,
     Discard,
     GameAction,
+    CutForDeal,
     GameEvent,
+    GameOver,
     GameState,
     Go,
     PlayCard,
@@ -155,7 +157,7 @@ def at_deal_start(options: GameOptions, start_pegs: tuple[tuple[int, int], ...])
     """The start of a later deal (deal players + 1, dealt by seat 0 again, the
     first dealer) with the pegs ``start_pegs``, restored as a client would send it."""
     n = options.players
-    return restore(GAME_ID, options, 0, None, n + 1, 0, start_pegs, 30 * n, "ab" * 32, None, ())
+    return restore(GAME_ID, options, 0, None, n + 1, 0, start_pegs, 30 * n, "ab" * 32, ())
 
 
 # -- two players: one full hand ------------------------------------------------
@@ -355,7 +357,7 @@ def test_his_heels_wins_the_game_at_119() -> None:
     assert result(g) == {"winner": 0, "losers": [{"side": 1, "score": 100, "result": None, "games": 1}],
                          "next_first_dealer": 1}
     assert [e.type for e in events] == ["starter", "game_over", "deal_record"]
-    assert events[1] == GameEvent("game_over", g.deal)
+    assert events[1] == GameOver(g.deal)
     # a game over mid-deal still gives its record; the history is not folded on
     assert events[2].record == ("deal 0 5H5D5CJSKHQH.AC2C3C4C6D7D/", "discard 1 6D7D", "discard 0 KHQH",
                                 "cut 1 JD")
@@ -870,12 +872,23 @@ def test_tournament_leader_may_not_go() -> None:
     ({"target": 61, "skunk": True}, 31, None, 1),
     ({"target": 61, "skunk": True}, 30, "skunk", 2),
     ({"target": 61, "skunk": True}, 5, "skunk", 2),   # no double skunk in a game to 61
-    ({"target": 61, "lurch": True}, 20, None, 1),     # lurch is a 121 game's
 ])
 def test_outcome(opts: dict, loser: int, result_: str | None, games: int) -> None:
     o = GameOptions(**opts)
     out = outcome(o, 0, [o.target, loser])
     assert out == {"winner": 0, "losers": [{"side": 1, "score": loser, "result": result_, "games": games}]}
+
+
+def test_no_lurch_in_a_game_to_61() -> None:
+    """Decision (docs/rules.md, "Lurch"): a game to 61 has no lurch line, so the
+    lurch is refused when the game starts, as match scoring refuses it."""
+    with pytest.raises(MalformedError) as exc:
+        GameOptions(target=61, lurch=True)
+    assert exc.value.field == "lurch"
+    with pytest.raises(MalformedError) as exc:
+        GameOptions.from_json({"target": 61, "lurch": True})
+    assert exc.value.field == "options/lurch"
+    assert GameOptions(target=121, lurch=True).lurch
 
 
 def test_three_player_outcome_has_each_loser() -> None:
@@ -933,7 +946,7 @@ def test_cut_for_deal(opts: dict, cuts: str, dealer: int | None) -> None:
     else:
         g, events = new_game(o, cuts=cs(cuts))
         assert g.dealer == g.first_dealer == dealer and g.to_act() == [dealer]
-        assert events == [GameEvent("cut_for_deal", 0, dealer, cs(cuts))]
+        assert events == [CutForDeal(0, dealer, cs(cuts))]
 
 
 def test_cut_for_deal_input_errors() -> None:

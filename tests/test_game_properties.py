@@ -77,9 +77,10 @@ def game_options(draw: st.DrawFn, decks: tuple[str, ...] = ("seeded", "random", 
     players = draw(st.sampled_from([2, 3, 4]))
     deck = draw(st.sampled_from(decks))
     muggins = draw(st.booleans())
+    target = draw(st.sampled_from([61, 121]))
     return GameOptions(
         players=players,
-        target=draw(st.sampled_from([61, 121])),
+        target=target,
         five_and_two=players == 2 and draw(st.booleans()),
         deck=deck,
         seed=draw(st.text(min_size=1, max_size=8)) if deck == "seeded" else None,
@@ -89,7 +90,7 @@ def game_options(draw: st.DrawFn, decks: tuple[str, ...] = ("seeded", "random", 
         muggins_in_play=muggins and draw(st.booleans()),
         skunk=draw(st.booleans()),
         double_skunk_games=draw(st.sampled_from([3, 4])),
-        lurch=draw(st.booleans()),
+        lurch=target == 121 and draw(st.booleans()),  # a 121 game's (docs/rules.md)
         loser_deals_first=draw(st.booleans()),
     )
 
@@ -108,8 +109,8 @@ def shake_pack(deck_seed: str, deal: int) -> list[str]:
 
 def shake_deal(cards: list[str], players: int, dealer: int, each: int, to_crib: int
                ) -> tuple[list[list[str]], list[str], str]:
-    """The hands, the crib and the starter off ``cards`` as documented (position.py,
-    state_v1.py): one card at a time from the left of the dealer, the crib's, the starter."""
+    """The hands, the crib and the starter off ``cards`` as documented (position.py):
+    one card at a time from the left of the dealer, the crib's, the starter."""
     hands: list[list[str]] = [[] for _ in range(players)]
     for i in range(players * each):
         hands[(dealer + 1 + i) % players].append(cards[i])

@@ -470,12 +470,18 @@ def test_junk_in_each_field(key: str, value: Any) -> None:
     assert e.field == f"state/{key}" or e.field.startswith(f"state/{key}/"), e.field
 
 
-def test_deal_cards_is_a_pack() -> None:
-    """``deal_cards`` (a format-1 state's pack, given outright) must be 52 distinct cards."""
-    _reject(_mutated(lambda d: d.update(deal_cards="5H" * 52)), None)
-    _reject(_mutated(lambda d: d.update(deal_cards="5H")), "state/deal_cards")
-    _reject(_mutated(lambda d: d.update(deal_cards=None)), "state/deal_cards")
-    _reject(_mutated(lambda d: d.update(deal_cards=["5H"] * 52)), "state/deal_cards")
+def test_deal_cards_is_no_longer_a_field() -> None:
+    """``deal_cards`` (format 1's pack, given outright) went with format 1: an unknown field."""
+    _reject(_mutated(lambda d: d.update(deal_cards="5H" * 52)), "state/deal_cards")
+
+
+def test_format_1_is_refused_saying_so() -> None:
+    """A format-1 state is refused on its version, with a sentence that says format 1 is
+    no longer read (whatever else it holds); any other version is refused as well."""
+    e = _reject({"version": 1, "phase": "deal", "log": []}, "state/version")
+    assert "format 1 is no longer read" in e.message
+    e = _reject(_mutated(lambda d: d.update(version=3)), "state/version")
+    assert "format 2 only" in e.message
 
 
 # -- fuzzing: only MalformedError, or a state that works ------------------------------------

@@ -41,7 +41,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple, Sequence
 
 from . import show_text
-from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
+from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards  # noqa: F401  (the doctests use parse_cards)
 from .errors import MalformedError
 
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.core.game import Count, Cut, Deal, Discard, GameAction, action_type
+from service.core.game import Count, Counted, Cut, Deal, Discard, GameAction, action_type
 from service.core.play import AnyCard, Go, PlayCard
 
 
@@ -57,4 +57,5 @@ def game_action_from(a: dict[str, Any]) -> GameAction:
         return PlayCard(seat, a["card"], a.get("claim"))
     if kind == "go":
         return Go(seat, a.get("claim"))
-    return Count(seat, a.get("claim"), a.get("what"))
+    what = a.get("what")
+    return Count(seat, a.get("claim"), None if what is None else Counted(what))

@@ -32,6 +32,8 @@ from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCH
 
 from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
+from service.core.claims import MAX_CLAIM
+from service.core.options import PLAYERS, TARGETS, sides_of
 
 from .problems import invalid_request, json_pointer
 
@@ -340,21 +342,25 @@ class HandClaimRequest(HandScoreRequest):
     seat).  Only a body with one of these fields is loaded by this schema, so
     the plain count keeps its lean path."""
 
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     muggins = StrictBoolean(load_default=False)
-    players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
+    muggins_called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
+    """ACC 10.4.a: the opponent's "muggins for N"; he takes the lesser of N and the points missed."""
+    players = StrictInteger(load_default=2, validate=validate.OneOf(PLAYERS))
     seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
     tournament = StrictBoolean(load_default=False)
     scores = fields.List(StrictInteger(validate=validate.Range(0, 120)), validate=validate.Length(2, 3))
-    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+    target = StrictInteger(load_default=121, validate=validate.OneOf(TARGETS))
 
     def check(self, data: dict[str, Any]) -> None:
         players = data["players"]
         if data["seat"] >= players:
             raise ValidationError({"seat": [f"seat {data['seat']} is not at a {players}-player table"]})
+        if "muggins_called" in data and ("claim" not in data or not data["muggins"]):
+            raise ValidationError({"muggins_called": ["a muggins call needs a claim and muggins: true"]})
         scores = data.get("scores")
         if scores is not None:
-            sides = 2 if players == 4 else players
+            sides = sides_of(players)
             if len(scores) != sides:
                 raise ValidationError({"scores": [f"a {players}-player game keeps {sides} scores, not {len(scores)}"]})
             late = [i for i, v in enumerate(scores) if v >= data["target"]]
@@ -362,7 +368,8 @@ class HandClaimRequest(HandScoreRequest):
                 raise ValidationError({"scores": {late[0]: [f"the game is over at {data['target']}"]}})
 
 
-CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat", "tournament", "scores", "target"))
+CLAIM_FIELDS = frozenset(("claim", "muggins", "muggins_called", "players", "seat", "tournament", "scores",
+                          "target"))
 """The fields that make a hands/score body a judged claim."""
 
 

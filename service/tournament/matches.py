@@ -15,8 +15,8 @@ match              totals of game points, games won and spread per side; a
                    or (loser deals first) is the last game's loser
 =================  ==============================================================
 
-The skunk lines are the game's own (:class:`~service.core.options.GameOptions`,
-``skunk_line`` and ``double_skunk_line``): one home for where a skunk starts.
+The skunk is classified in one place, :func:`service.core.options.loss`
+(the lines and which switch counts what), for games and matches alike.
 
 **Decision (three players):** each loser has his own result; the game's result
 is the one against the loser nearest the winner (a skunk only when every loser
@@ -25,7 +25,7 @@ is the sum of his margins over each loser, each loser records minus his own,
 so the spread of a game always sums to 0.
 
 >>> g = score_game([121, 85])
->>> g.winner, g.result, g.game_points, g.spread
+>>> g.winner, str(g.result), g.game_points, g.spread
 (0, 'skunk', (3, 0), (36, -36))
 """
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from service.core.errors import MalformedError
-from service.core.options import TARGETS, GameOptions
+from service.core.options import TARGETS, Result, loss
 from service.core.options import next_first_dealer as core_next_first_dealer
 
 BEST_OF = (1, 3, 5, 7)
@@ -74,15 +74,9 @@ class MatchRules:
         if self.best_of is not None and self.best_of not in BEST_OF:
             raise MalformedError("a match is best of 1, 3, 5 or 7 games", field="best_of")
 
-    @property
-    def lines(self) -> tuple[int, int | None]:
-        """(skunk line, 61-line or None), from the game's options."""
-        o = GameOptions(target=self.target)
-        return o.skunk_line, o.double_skunk_line
-
-    def points(self, result: str) -> int:
-        return {"win": self.win_points, "skunk": self.skunk_points,
-                "double_skunk": self.double_skunk_points, "lurch": self.lurch_points}[result]
+    def points(self, result: Result) -> int:
+        return {Result.WIN: self.win_points, Result.SKUNK: self.skunk_points,
+                Result.DOUBLE_SKUNK: self.double_skunk_points, Result.LURCH: self.lurch_points}[result]
 
 
 class GameScore(NamedTuple):
@@ -90,20 +84,19 @@ class GameScore(NamedTuple):
 
     scores: tuple[int, ...]
     winner: int
-    result: str
-    loser_results: tuple[tuple[int, str], ...]
+    result: Result
+    loser_results: tuple[tuple[int, Result], ...]
     """(side, its result) for each loser."""
     game_points: tuple[int, ...]
     spread: tuple[int, ...]
     first_dealer: int | None
 
 
-def loser_result(score: int, rules: MatchRules) -> str:
-    """What a loser's score makes of the win: win, skunk, double skunk or lurch."""
-    skunk, low = rules.lines
-    if low is not None and score < low and (rules.double_skunk or rules.lurch):
-        return "double_skunk" if rules.double_skunk else "lurch"
-    return "skunk" if score < skunk else "win"
+def loser_result(score: int, rules: MatchRules) -> Result:
+    """What a loser's score makes of the win: win, skunk, double skunk or lurch
+    (the rule's one home is :func:`service.core.options.loss`; a tournament
+    always counts the skunk)."""
+    return loss(score, rules.target, double_skunk=rules.double_skunk, lurch=rules.lurch)
 
 
 def check_final(scores: Sequence[int], rules: MatchRules, field: str = "scores") -> int:

@@ -20,20 +20,36 @@ service deck dealt filled in), which is what a record keeps.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
-from ..claims import false_claim_of_game, heels_pegged, judge
+from ..claims import check_claim, heels_pegged, settle
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
 from ..show import his_heels, show_items
-from .actions import Count, Cut, Deal, Discard, GameAction, action_type
-from .events import GameEvent
+from .actions import Count, Counted, Cut, Deal, Discard, GameAction, action_type
+from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
 
-PHASES = ("deal", "discard", "cut", "play", "show", "over")
+
+
+class Phase(StrEnum):
+    """Where a deal stands (the value is the API's name for it): the dealer
+    deals, every seat discards, the pone cuts, the play, the show; ``over``
+    once a side reaches the target."""
+
+    DEAL = "deal"
+    DISCARD = "discard"
+    CUT = "cut"
+    PLAY = "play"
+    SHOW = "show"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 
 
 class Position(NamedTuple):
@@ -44,7 +60,7 @@ class Position(NamedTuple):
     first_dealer: int
     pegs: tuple[tuple[int, int], ...]
     """(front, back) per side."""
-    phase: str
+    phase: Phase
     hands: tuple[tuple[Card, ...], ...]
     """Each seat's cards: as dealt, then the four kept (played cards stay for the show)."""
     discards: tuple[tuple[Card, ...], ...]
@@ -78,20 +94,20 @@ class Position(NamedTuple):
 
     def counting_crib(self) -> bool:
         """In the show, whether the next count is the crib's."""
-        return self.phase == "show" and self.shown == self.options.players
+        return self.phase is Phase.SHOW and self.shown == self.options.players
 
     def to_act(self) -> list[int]:
         """Seats that may act now (several only while discarding)."""
         phase = self.phase
-        if phase == "play":
+        if phase is Phase.PLAY:
             return [self.play.turn]
-        if phase == "deal":
+        if phase is Phase.DEAL:
             return [self.dealer]
-        if phase == "discard":
+        if phase is Phase.DISCARD:
             return [s for s, d in enumerate(self.discards) if not d]
-        if phase == "cut":
+        if phase is Phase.CUT:
             return [self.pone]
-        if phase == "show":
+        if phase is Phase.SHOW:
             return [self.show_order()[self.shown]]
         return []
 
@@ -100,7 +116,7 @@ def start_of_deal(options: GameOptions, deal: int, dealer: int, first_dealer: in
                   pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> Position:
     """The position before the deal action of deal ``deal``."""
     n = options.players
-    return Position(options, deal, dealer, first_dealer, pegs, "deal", ((),) * n, ((),) * n, (), None,
+    return Position(options, deal, dealer, first_dealer, pegs, Phase.DEAL, ((),) * n, ((),) * n, (), None,
                     cards, None, 0, None)
 
 
@@ -113,17 +129,17 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     deal or cut is listed once, without its cards (any cards of the right
     number are legal)."""
     phase = pos.phase
-    if phase == "play":
+    if phase is Phase.PLAY:
         out: list[GameAction] = pos.play.legal_actions()  # type: ignore[assignment]
-    elif phase == "discard":
+    elif phase is Phase.DISCARD:
         k = pos.options.discards
         out = [_discard(s, combo) for s in pos.to_act() if seat is None or s == seat
                for combo in combinations(pos.hands[s], k)]
-    elif phase == "deal":
+    elif phase is Phase.DEAL:
         out = [_DEALS[pos.dealer]]
-    elif phase == "cut":
+    elif phase is Phase.CUT:
         out = [_CUTS[pos.pone]]
-    elif phase == "show":
+    elif phase is Phase.SHOW:
         out = [_COUNTS[pos.show_order()[pos.shown]]]
     else:
         out = []
@@ -146,9 +162,11 @@ def _illegal(pos: Position, message: str, rule: str, field: str | None = None) -
     return IllegalError(message, rule=rule, legal=legal_actions(pos), field=field)
 
 
-_PHASE_ACTIONS = {"deal": (Deal,), "discard": (Discard,), "cut": (Cut,), "play": (PlayCard, Go),
-                  "show": (Count,), "over": ()}
-_PHASE_VERB = {"deal": "deal", "discard": "discard", "cut": "cut", "play": "play or say go", "show": "count"}
+_PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
+    Phase.DEAL: (Deal,), Phase.DISCARD: (Discard,), Phase.CUT: (Cut,), Phase.PLAY: (PlayCard, Go),
+    Phase.SHOW: (Count,), Phase.OVER: ()}
+_PHASE_VERB = {Phase.DEAL: "deal", Phase.DISCARD: "discard", Phase.CUT: "cut", Phase.PLAY: "play or say go",
+               Phase.SHOW: "count"}
 
 
 def check(pos: Position, action: GameAction) -> None:
@@ -157,15 +175,15 @@ def check(pos: Position, action: GameAction) -> None:
     if kind not in _CHECKS:
         raise MalformedError(f"{action!r} is not a game action")
     claim = getattr(action, "claim", None)
-    if claim is not None and not 0 <= claim <= 29:
-        raise MalformedError("a claim is 0 to 29 points", field="claim")
-    if pos.phase == "play" and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
+    if claim is not None:
+        check_claim(claim)
+    if pos.phase is Phase.PLAY and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
         _check_peg(pos, action)  # the common case, first
         return
     n = pos.options.players
     if not 0 <= action.seat < n:
         raise _illegal(pos, f"seat {action.seat} is not at a {n}-player table", "no_such_seat", "seat")
-    if pos.phase == "over":
+    if pos.phase is Phase.OVER:
         raise _illegal(pos, "the game is over", "game_over")
     if kind not in _PHASE_ACTIONS[pos.phase]:
         expected = _PHASE_VERB[pos.phase]
@@ -228,7 +246,7 @@ def _check_peg(pos: Position, a: PlayCard | Go) -> None:
 def _check_count(pos: Position, a: Count) -> None:
     """The show order is the whole rule, checked with the turn; a count that
     names what it counts must name the right one."""
-    counting = "crib" if pos.counting_crib() else "hand"
+    counting = Counted.CRIB if pos.counting_crib() else Counted.HAND
     if a.what is not None and a.what != counting:
         raise _illegal(pos, f"seat {a.seat} counts the {counting} now, not the {a.what}", "wrong_count", "what")
 
@@ -278,23 +296,16 @@ def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int],
 
 
 def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, muggins: bool,
-             show: bool) -> list[Score]:
-    """A claim judged in a game; under tournament rules an over-claim into the
-    game hole is a false claim of game (ACC 8.4.b): the points made, the
-    points over-claimed up to the game hole to the next opponent, then the
-    offender set back 15."""
+             show: bool) -> tuple[Score, ...]:
+    """A claim settled in a game (:func:`~service.core.claims.settle`): under
+    tournament rules an over-claim into the game hole is a false claim of game,
+    judged from the side's score before this count (its partner's points in
+    the same event, pegged first, included)."""
     o = pos.options
-    ruling = judge(o.players, seat, scores, claim, muggins, show)
-    out = list(ruling.scores)
-    if o.tournament and ruling.verdict == "over":
-        side = o.side_of(seat)
-        before = pos.pegs[side][0] + sum(s.points for s in out if s.seat != seat and o.side_of(s.seat) == side)
-        false = false_claim_of_game(o.players, seat, before, ruling.made, ruling.counted, o.target)
-        if false is not None:
-            out += [Score(false.opponent, "false_claim_of_game", false.award)]
-            if false.set_back:
-                out.append(Score(seat, "set_back", false.set_back))
-    return out
+    side = o.side_of(seat)
+    before = pos.pegs[side][0] + sum(s.points for s in scores if s.seat != seat and o.side_of(s.seat) == side)
+    return settle(o.players, seat, scores, claim, muggins=muggins, show=show, tournament=o.tournament,
+                  before=before, target=o.target).scores
 
 
 def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent], GameAction]:
@@ -304,8 +315,8 @@ def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent],
 
 
 def _over(pos: Position, events: list[GameEvent]) -> Position:
-    events.append(GameEvent("game_over", pos.deal))
-    return pos._replace(phase="over")
+    events.append(GameOver(pos.deal))
+    return pos._replace(phase=Phase.OVER)
 
 
 def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], GameAction]:
@@ -323,8 +334,8 @@ def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], Game
         k = n * o.cards_dealt
         crib = tuple(cards[k:k + o.dealt_to_crib])
         a = Deal(a.seat, hands, crib)
-    nxt = pos._replace(phase="discard", hands=hands, crib=crib, discards=((),) * n)
-    return nxt, [GameEvent("deal", pos.deal, a.seat)], a
+    nxt = pos._replace(phase=Phase.DISCARD, hands=hands, crib=crib, discards=((),) * n)
+    return nxt, [Dealt(pos.deal, a.seat)], a
 
 
 def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent], GameAction]:
@@ -334,8 +345,8 @@ def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent]
     discards[a.seat] = a.cards
     done = all(discards)
     nxt = pos._replace(hands=tuple(hands), discards=tuple(discards), crib=pos.crib + a.cards,
-                       phase="cut" if done else "discard")
-    return nxt, [GameEvent("discard", pos.deal, a.seat, a.cards)], a
+                       phase=Phase.CUT if done else Phase.DISCARD)
+    return nxt, [Discarded(pos.deal, a.seat, a.cards)], a
 
 
 def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAction]:
@@ -349,9 +360,9 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
     heels = heels_pegged(his_heels(starter), a.claim, o.tournament)  # ACC 6.3.c: forfeited if not pegged
     if heels:
         pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
-    events = [GameEvent("starter", pos.deal, a.seat, (starter,), scores=scores)]
+    events: list[GameEvent] = [StarterTurned(pos.deal, a.seat, starter, scores)]
     play = Play.start(o.players, pos.pone, pos.hands, o.tournament)
-    nxt = pos._replace(starter=starter, phase="play", play=play, pegs=pegs, winner=winner)
+    nxt = pos._replace(starter=starter, phase=Phase.PLAY, play=play, pegs=pegs, winner=winner)
     if winner is not None:
         nxt = _over(nxt, events)
     return nxt, events, a
@@ -365,11 +376,10 @@ def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEven
         # muggins in the play, or (tournament rules, ACC 8.3) the claim stands
         scores = _claimed(pos, a.seat, scores, a.claim, o.muggins_in_play, show=False)
     pegs, pegged, winner = _peg(pos, scores)
-    kind = "play" if type(a) is PlayCard else "go"
-    events = [GameEvent(kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count, None,
-                        pegged, ev.reset)]
+    events: list[GameEvent] = [Played(pos.deal, a.seat, a.card, ev.count, pegged, ev.reset)
+                               if type(a) is PlayCard else Went(pos.deal, a.seat, ev.count, pegged, ev.reset)]
     nxt = Position(pos.options, pos.deal, pos.dealer, pos.first_dealer, pegs,
-                   "show" if ev.hand_over else "play", pos.hands, pos.discards, pos.crib, pos.starter,
+                   Phase.SHOW if ev.hand_over else Phase.PLAY, pos.hands, pos.discards, pos.crib, pos.starter,
                    pos.cards, play, 0, winner)
     if winner is not None:
         nxt = _over(nxt, events)
@@ -388,8 +398,8 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
         # muggins, or (tournament rules, ACC 8.3) the claim stands
         scores = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True)
     pegs, pegged, winner = _peg(pos, scores)
-    events = [GameEvent("count", pos.deal, a.seat, tuple(cards), what="crib" if is_crib else "hand",
-                        scores=pegged)]
+    events: list[GameEvent] = [HandCounted(pos.deal, a.seat, tuple(cards),
+                                           Counted.CRIB if is_crib else Counted.HAND, pegged)]
     if winner is not None:  # a finished game keeps its cards on the table
         return _over(pos._replace(pegs=pegs, shown=pos.shown + 1, winner=winner), events), events, a
     return pos._replace(pegs=pegs, shown=pos.shown + 1), events, a
@@ -401,4 +411,4 @@ _APPLY = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard:
 
 def deal_over(pos: Position) -> bool:
     """Every hand and the crib have been counted: the deal passes to the left."""
-    return pos.phase == "show" and pos.shown > pos.options.players
+    return pos.phase is Phase.SHOW and pos.shown > pos.options.players

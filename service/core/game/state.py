@@ -16,13 +16,13 @@ from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from typing import Any, NamedTuple, Sequence
 
-from ..cards import RANK, VALUE, Card, ensure_distinct
+from ..cards import RANK, VALUE, Card
 from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
-from .events import GameEvent
-from .position import Position, apply, deal_over, legal_actions, start_of_deal
+from .events import CutForDeal, DealRecorded, GameEvent
+from .position import Phase, Position, apply, deal_over, legal_actions, start_of_deal
 
 MAX_DEALS = 200
 """A bound on the deal counter: no game lasts this long (a deal scores at
@@ -45,8 +45,6 @@ class GameState(NamedTuple):
     """Actions taken in the game before this deal."""
     history: str
     """SHA-256 chain over the previous deals' records (hex)."""
-    deal_cards: tuple[Card, ...] | None
-    """This deal's pack given outright (a state converted from format 1), else None."""
     actions: tuple[GameAction, ...]
     """This deal's actions, completed (the cards a service deck dealt filled in)."""
     position: Position
@@ -57,7 +55,7 @@ class GameState(NamedTuple):
         return self.deal_seq + len(self.actions)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self.position.phase
 
     def to_act(self) -> list[int]:
@@ -121,14 +119,14 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
         dealer = cut_for_deal(options, cuts)
         if dealer is None:
             raise MalformedError("the lowest cuts tie: cut again", field="cuts")
-        events.append(GameEvent("cut_for_deal", 0, dealer, tuple(cuts)))
+        events.append(CutForDeal(0, dealer, tuple(cuts)))
     else:
         if deck_seed is None:
             raise MalformedError("with a client deck give the dealer or the cuts for deal", field="dealer")
         cards = pack(deck_seed, 0)
         for i in range(0, 52 - n + 1, n):
             dealer = cut_for_deal(options, cards[i:i + n])
-            events.append(GameEvent("cut_for_deal", 0, dealer, cards[i:i + n]))
+            events.append(CutForDeal(0, dealer, cards[i:i + n]))
             if dealer is not None:
                 break
         else:  # thirteen ties in a row: no table would go on cutting
@@ -136,7 +134,7 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     game_id = game_id or secrets.token_hex(16)
     pegs = ((0, 0),) * options.sides
     state = GameState(game_id, options, dealer, deck_seed, 1, dealer, pegs, 0,
-                      genesis(game_id, options, dealer), None, (),
+                      genesis(game_id, options, dealer), (),
                       start_of_deal(options, 1, dealer, dealer, pegs, _pack(deck_seed, 1)))
     return state, events
 
@@ -149,23 +147,23 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     actions = state.actions + (done,)
     if deal_over(pos):
         record = tuple(notation(a) for a in actions)
-        events.append(GameEvent("deal_record", pos.deal, record=record))
+        events.append(DealRecorded(pos.deal, record))
         o = state.options
         deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
         return GameState(state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
-                         state.deal_seq + len(actions), chain(state.history, record), None, (),
+                         state.deal_seq + len(actions), chain(state.history, record), (),
                          start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
                                        _pack(state.deck_seed, deal))), events
-    if pos.phase == "over":
-        events.append(GameEvent("deal_record", pos.deal, record=tuple(notation(a) for a in actions)))
+    if pos.phase is Phase.OVER:
+        events.append(DealRecorded(pos.deal, tuple(notation(a) for a in actions)))
     return GameState(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
-                     state.dealer, state.pegs, state.deal_seq, state.history, state.deal_cards, actions,
+                     state.dealer, state.pegs, state.deal_seq, state.history, actions,
                      pos), events
 
 
 def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: str | None, deal: int,
             dealer: int, pegs: tuple[tuple[int, int], ...], deal_seq: int, history: str,
-            deal_cards: tuple[Card, ...] | None, actions: Sequence[GameAction]) -> GameState:
+            actions: Sequence[GameAction]) -> GameState:
     """Rebuild a state from what a client sent, replaying this deal's actions.
     Anything that does not fit raises :class:`MalformedError` naming the field."""
     n = options.players
@@ -185,21 +183,19 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
     # Each finished deal took a deal, n discards, a cut, 4n plays and n + 1 counts at least.
     if deal_seq < (deal - 1) * (6 * n + 3):
         raise MalformedError(f"{deal - 1} finished deals took more than {deal_seq} actions", field="seq")
-    if deal_cards is not None:
-        ensure_distinct(deal_cards)
-        if len(deal_cards) != 52:
-            raise MalformedError("a pack has 52 cards", field="deal_cards")
-    cards = deal_cards if deal_cards is not None else _pack(deck_seed, deal)
+    cards = _pack(deck_seed, deal)
     pos = start_of_deal(options, deal, dealer, first_dealer, pegs, cards)
     state = GameState(game_id, options, first_dealer, deck_seed, deal, dealer, pegs, deal_seq, history,
-                      deal_cards, (), pos)
+                      (), pos)
     for i, given in enumerate(actions):
-        # With the service's pack the recorded cards must be the ones it dealt.
+        # With the service's pack the recorded cards must be the ones it dealt:
+        # the action is replayed without them (the pack fills them in again)
+        # and with everything else it recorded, its claim included.
         sent = given
         if cards is not None and type(given) is Deal:
             sent = Deal(given.seat)
         elif cards is not None and type(given) is Cut:
-            sent = Cut(given.seat)
+            sent = Cut(given.seat, None, given.claim)
         try:
             nxt, _ = apply_action(state, sent)
         except (IllegalError, MalformedError) as exc:
@@ -247,6 +243,6 @@ def replay_record(options: GameOptions, first_dealer: int, game_id: str,
             exc.field = f"actions/{i}" + (f"/{exc.field}" if exc.field and not isinstance(exc, IllegalError) else "")
             exc.extra["index"] = i
             raise
-        if any(e.type == "deal_record" for e in events):
+        if any(type(e) is DealRecorded for e in events):
             after_deal.append(state.position.scores)
     return state, after_deal

@@ -10,8 +10,9 @@ the record notation (:mod:`.actions`)::
      "actions": ["deal 1 ...", "discard 0 5H6C", ...]}
 
 Reading one replays the actions (:func:`.state.restore`), so every derived
-fact is recomputed; nothing in it is taken on trust.  ``deal_cards`` (the
-deal's pack outright) appears only in states converted from format 1.
+fact is recomputed; nothing in it is taken on trust.  Format 1 (the states
+of the first release, which kept every derived fact) is no longer read: a
+state of that format is refused, saying so.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..cards import CANONICAL
 from ..errors import CribbageError, MalformedError
 from ..options import GameOptions
 from .actions import notation, parse_action
 from .state import MAX_DEALS, GameState, restore
 
 VERSION = 2
+FORMAT_1_RETIRED = ("format 1 is no longer read: this service reads game states of format 2 only "
+                    "(start a new game; see the changelog)")
 MAX_ACTIONS = 100
 """More than any deal can take (4 players: 1 deal, 4 discards, 1 cut, 16 plays, the gos, 5 counts)."""
 MAX_SEQ = 100_000
@@ -36,16 +38,13 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def to_json(state: GameState) -> dict[str, Any]:
-    out = {
+    return {
         "version": VERSION, "game_id": state.game_id, "seq": state.seq,
         "options": state.options.to_json(), "first_dealer": state.first_dealer,
         "deal": state.deal, "dealer": state.dealer, "pegs": [list(p) for p in state.pegs],
         "deck_seed": state.deck_seed, "history": state.history,
         "actions": [notation(a) for a in state.actions],
     }
-    if state.deal_cards is not None:
-        out["deal_cards"] = "".join(str(c) for c in state.deal_cards)
-    return out
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
@@ -66,14 +65,17 @@ def from_json(data: Any) -> GameState:
     """Read and verify a state; a bad one raises :class:`MalformedError` naming the field."""
     if not isinstance(data, dict):
         raise MalformedError("a game state is a JSON object", field="state")
+    version = data.get("version")
+    if type(version) is int and version == 1:
+        raise MalformedError(FORMAT_1_RETIRED, field="state/version")
     for key in data:
-        if key not in _KEYS and key != "deal_cards":
+        if key not in _KEYS:
             raise MalformedError(f"unknown field {key!r}", field=f"state/{key}")
     for key in _KEYS:
         if key not in data:
             raise MalformedError(f"the state has no {key!r}", field=f"state/{key}")
-    if data["version"] != VERSION or type(data["version"]) is not int:
-        raise MalformedError(f"this service reads state versions 1 and {VERSION}", field="state/version")
+    if type(version) is not int or version != VERSION:
+        raise MalformedError(f"this service reads state format {VERSION} only", field="state/version")
     try:
         options = GameOptions.from_json(data["options"])
     except MalformedError as exc:
@@ -106,16 +108,9 @@ def from_json(data: Any) -> GameState:
             actions.append(parse_action(text))
         except MalformedError as exc:
             raise MalformedError(exc.message, field=f"state/actions/{i}") from None
-    deal_cards = None
-    if "deal_cards" in data:
-        raw = data["deal_cards"]
-        if not isinstance(raw, str) or len(raw) != 104 or any(raw[i:i + 2] not in CANONICAL
-                                                             for i in range(0, 104, 2)):
-            raise MalformedError("deal_cards is 52 cards, two characters each", field="state/deal_cards")
-        deal_cards = tuple(CANONICAL[raw[i:i + 2]] for i in range(0, 104, 2))
     try:
         return restore(game_id, options, first_dealer, deck_seed, deal, dealer,
-                       tuple((f, b) for f, b in pegs), seq - len(actions), history, deal_cards, actions)
+                       tuple((f, b) for f, b in pegs), seq - len(actions), history, actions)
     except CribbageError as exc:
         exc.field = f"state/{exc.field}" if exc.field else "state"
         raise

@@ -11,47 +11,60 @@ spectator, who sees only what is public; :func:`full_view` shows everything
 
 from __future__ import annotations
 
-from typing import Any
+from enum import Enum
+from typing import Any, TypeAlias
 
 from ..cards import Card
 from ..options import GameOptions
 from .actions import Count, Deal, Discard, GameAction, action_type
-from .events import GameEvent
+from .events import DealRecorded, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
+from .position import Phase
 from .state import GameState, result
+
+
+class Everyone(Enum):
+    """Who may see every card: a trusted platform holding the plain state."""
+
+    EVERYONE = "everyone"
+
+
+EVERYONE = Everyone.EVERYONE
+Viewer: TypeAlias = int | Everyone | None
+"""Who is looking: a seat, :data:`EVERYONE`, or None for a spectator (public cards only)."""
 
 
 def _cards(cards: tuple[Card, ...], visible: set[Card] | None) -> list[str | None]:
     return [str(c) if visible is None or c in visible else None for c in cards]
 
 
-def _visible(state: GameState, seat: int | None) -> set[Card] | None:
+def _visible(state: GameState, seat: Viewer) -> set[Card] | None:
     """The cards ``seat`` may see this deal; None means every card."""
     pos = state.position
-    if seat == "all" or pos.phase == "over":
+    if seat is EVERYONE or pos.phase is Phase.OVER:
         return None
     seen: set[Card] = set()
     if pos.play is not None:
         seen.update(pos.play.played)
     if pos.starter is not None:
         seen.add(pos.starter)
-    if seat is not None:
+    if isinstance(seat, int):
         seen.update(pos.hands[seat])
         seen.update(pos.discards[seat])
-    if pos.phase == "show":
+    if pos.phase is Phase.SHOW:
         order = pos.show_order()
         for i in range(pos.shown):
             seen.update(pos.crib if i == pos.options.players else pos.hands[order[i]])
     return seen
 
 
-def view(state: GameState, seat: int | str | None) -> dict[str, Any]:
-    """The position as ``seat`` sees it (``"all"``: everything)."""
+def view(state: GameState, seat: Viewer) -> dict[str, Any]:
+    """The position as ``seat`` sees it (:data:`EVERYONE`: everything)."""
     pos = state.position
     visible = _visible(state, seat)
     play = pos.play
     res = result(state)
     return {
-        "seat": None if seat == "all" else seat,
+        "seat": seat if isinstance(seat, int) else None,
         "game_id": state.game_id, "seq": state.seq, "deal": pos.deal, "phase": pos.phase,
         "dealer": pos.dealer, "pone": pos.pone, "first_dealer": pos.first_dealer,
         "to_act": pos.to_act(),
@@ -66,43 +79,45 @@ def view(state: GameState, seat: int | str | None) -> dict[str, Any]:
             "played": [str(c) for c in play.played],
         },
         "shown": pos.shown,
-        "next_count": ("crib" if pos.counting_crib() else "hand") if pos.phase == "show" else None,
+        "next_count": ("crib" if pos.counting_crib() else "hand") if pos.phase is Phase.SHOW else None,
         "result": res,
     }
 
 
-def event_json(event: GameEvent, options: GameOptions, seat: int | str | None = "all") -> dict[str, Any]:
+def event_json(event: GameEvent, options: GameOptions, seat: Viewer = EVERYONE) -> dict[str, Any]:
     """An event as ``seat`` may see it: others' discards hidden, a deal's
     record only for a trusted platform (it names every seat's discards)."""
     out: dict[str, Any] = {"type": event.type, "deal": event.deal}
-    if event.seat is not None:
-        out["seat"] = event.seat
-    if event.type == "play":
-        out["card"] = str(event.cards[0])
-    elif event.cards:
-        hide = event.type == "discard" and seat != "all" and seat != event.seat
+    if getattr(event, "seat", None) is not None:
+        out["seat"] = event.seat  # type: ignore[union-attr]
+    if isinstance(event, Played):
+        out["card"] = str(event.card)
+    elif isinstance(event, Discarded):
+        hide = seat is not EVERYONE and seat != event.seat
         out["cards"] = [None if hide else str(c) for c in event.cards]
-    if event.count is not None:
+    elif not isinstance(event, DealRecorded) and getattr(event, "cards", ()):
+        out["cards"] = [str(c) for c in event.cards]  # type: ignore[union-attr]
+    if isinstance(event, (Played, Went)):
         out["count"] = event.count
-    if event.what is not None:
+    if isinstance(event, HandCounted):
         out["what"] = event.what
-    if event.reset:
+    if isinstance(event, (Played, Went)) and event.reset:
         out["reset"] = True
-    if event.scores:
+    if isinstance(event, (StarterTurned, Played, Went, HandCounted)) and event.scores:
         out["scores"] = [
             {"seat": s.seat, "side": options.side_of(s.seat), "kind": s.kind,
              "points": s.points, **({"cards": [str(c) for c in s.cards]} if s.cards else {})}
             for s in event.scores
         ]
         out["points"] = event.points
-    if event.type == "deal_record":
+    if isinstance(event, DealRecorded):
         out["record"] = list(event.record)
     return out
 
 
-def visible_events(events: list[GameEvent], seat: int | str | None) -> list[GameEvent]:
+def visible_events(events: list[GameEvent], seat: Viewer) -> list[GameEvent]:
     """Events ``seat`` may receive (a deal's record goes to a trusted platform only)."""
-    return [e for e in events if e.type != "deal_record" or seat == "all"]
+    return [e for e in events if not isinstance(e, DealRecorded) or seat is EVERYONE]
 
 
 def action_json(state: GameState, action: GameAction) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from service.advice import bot
 from service.advice.discards import MODELS, analyse_discards
 from service.advice.pegging import advise, knowledge, solve_known
 from service.core.errors import IllegalError, MalformedError
+from service.core.options import PLAYERS
 from service.core.game.views import action_json as game_action_json
 from service.core.play import Go, Play, PlayCard, replay
 
@@ -45,7 +46,7 @@ MAX_SEED = 2**31 - 1
 class DiscardsRequest(DistinctCardsSchema):
     distinct_fields = ("cards", "known")
     cards = Cards(5, 6, what="a seat's deal", required=True)
-    players = StrictInteger(load_default=2, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(load_default=2, validate=validate.OneOf(PLAYERS))
     dealer = StrictBoolean(required=True)
     partner_deals = StrictBoolean(load_default=False)
     known = Cards(0, 40, what="the known cards", load_default=())
@@ -78,7 +79,7 @@ class Discards:
 
 class AdviseRequest(DistinctCardsSchema):
     distinct_fields = ("hand", "discards", "starter", "known")
-    players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(required=True, validate=validate.OneOf(PLAYERS))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
     seat = StrictInteger(required=True, validate=validate.Range(0, 3))
     hand = Cards(4, what="the seat's four cards for the play", required=True)
@@ -160,7 +161,7 @@ class GameSuggest(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, _ = self.read_state(data["state"])
+        state = self.read_state(data["state"])
         n = state.options.players
         if self.sealer is None:
             if "seat_token" in data:

@@ -17,12 +17,12 @@ import orjson
 from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
+from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError
 from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, notation, parse_action, replay_record, result
 from service.core.game.state_json import from_json, to_json
-from service.core.game.state_v1 import from_v1
-from service.core.game.views import action_json, event_json, view, visible_events
-from service.core.options import GameOptions
+from service.core.game.views import EVERYONE, Viewer, action_json, event_json, view, visible_events
+from service.core.options import SECRET_SEED_LENGTH, GameOptions
 from service.seal import Sealer, SeatTokenError
 
 from ..actions import game_action_from
@@ -56,20 +56,20 @@ class DiscardAction(_ActionBase):
 
 class CutAction(_ActionBase):
     starter = CardField()
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class PlayAction(_ActionBase):
     card = CardField(required=True)
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class GoAction(_ActionBase):
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class CountAction(_ActionBase):
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     what = fields.String(validate=validate.OneOf(("hand", "crib")))
 
 
@@ -139,7 +139,7 @@ def forbidden(detail: str, field: str = "/seat_token") -> ProblemError:
 
 
 class StateReader:
-    """Reads the state a client sends back, sealed or plain, format 2 or 1.
+    """Reads the state a client sends back, sealed or plain (format 2).
 
     A client sends back the state it was last answered, so each worker keeps
     the states it answered and verified (``cache_size`` of them, 0 for none),
@@ -149,11 +149,11 @@ class StateReader:
 
     def __init__(self, sealer: Sealer | None, cache_size: int = 2048) -> None:
         self.sealer = sealer
-        self._cache: LRUCache[str | bytes, tuple[GameState, bool]] | None = (
+        self._cache: LRUCache[str | bytes, GameState] | None = (
             LRUCache(cache_size) if cache_size > 0 else None)
         self._lock = threading.Lock()  # gthread workers answer on several threads
 
-    def _verified(self, key: str | bytes) -> tuple[GameState, bool]:
+    def _verified(self, key: str | bytes) -> GameState:
         if self._cache is None:
             return self._verify(key)
         with self._lock:
@@ -175,11 +175,11 @@ class StateReader:
             key = orjson.dumps(data) if self._cache is not None else b""
         if self._cache is not None:
             with self._lock:
-                self._cache[key] = (state, False)
+                self._cache[key] = state
         return token
 
-    def read_state(self, raw: Any) -> tuple[GameState, bool]:
-        """The state, and whether it came sealed in format 1 (whose games had no seat tokens)."""
+    def read_state(self, raw: Any) -> GameState:
+        """The state a client sent, verified by replaying it."""
         if self.sealer is not None:
             if not isinstance(raw, str):
                 raise MalformedError("this service seals game states: send the sealed state string",
@@ -193,18 +193,14 @@ class StateReader:
             raise MalformedError("the state is not a game state: it nests too deep", field="state") from None
         return self._verified(key)
 
-    def _verify(self, raw: str | bytes) -> tuple[GameState, bool]:
+    def _verify(self, raw: str | bytes) -> GameState:
         if self.sealer is not None:
             opened = self.sealer.unseal(raw)
-            if opened.version == 1:
-                return from_v1(opened.state, salt=self.sealer.deck_seed(f"v1-token/{raw}")), True
             state = from_json(opened.state)
             if (opened.game_id, opened.seq) != (state.game_id, state.seq):
                 raise MalformedError("the sealed header does not match the state", field="state")
-            return state, False
-        data = orjson.loads(raw)
-        version = data.get("version")
-        return (from_v1(data) if type(version) is int and version == 1 else from_json(data)), False
+            return state
+        return from_json(orjson.loads(raw))
 
 
 class _GameResource:
@@ -212,19 +208,12 @@ class _GameResource:
         self.reader = reader
         self.sealer = reader.sealer
 
-    def read_state(self, raw: Any) -> tuple[GameState, bool]:
+    def read_state(self, raw: Any) -> GameState:
         return self.reader.read_state(raw)
 
-    def upgrade_tokens(self, state: GameState, was_v1: bool) -> list[str] | None:
-        """A sealed format-1 game gets its seat tokens with its first format-2 answer:
-        format 1 bound no seat, so whoever holds its token held every seat already."""
-        if not was_v1 or self.sealer is None:
-            return None
-        return [self.sealer.seat_token(state.game_id, s) for s in range(state.options.players)]
-
-    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> int | str | None:
+    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> Viewer:
         """Who is asking: a seat proven by its token (sealed), or the seat the
-        platform names (plain; ``"all"`` when it names none)."""
+        platform names (plain; :data:`EVERYONE` when it names none)."""
         n = state.options.players
         if self.sealer is None:
             if "seat_token" in data:
@@ -232,7 +221,7 @@ class _GameResource:
             seat = data.get(plain_key)
             if seat is not None and seat >= n:
                 raise MalformedError(f"seat {seat} is not at a {n}-player table", field=plain_key)
-            return "all" if seat is None else seat
+            return EVERYONE if seat is None else seat
         if data.get(plain_key) is not None:
             raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}", f"/{plain_key}")
         token = data.get("seat_token")
@@ -246,20 +235,21 @@ class _GameResource:
     # -- answering -----------------------------------------------------------
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
-                seat: int | str | None, **extra: Any) -> None:
+                seat: Viewer, seat_tokens: list[str] | None = None, **extra: Any) -> None:
         token = self.reader.wire(state)
         if self.sealer is not None:
             actions = legal(state, seat) if seat is not None else []
             told = seat  # events as this seat (or a spectator) may see them
         else:
             # A trusted platform: every legal action and event; only the view is the named seat's.
-            actions, told = legal(state), "all"
+            actions, told = legal(state), EVERYONE
         resp.media = {
             "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
             "phase": state.phase, "to_act": state.to_act(),
             "view": {**view(state, seat), "options": self.visible_options(state)},
             "events": [event_json(e, state.options, told) for e in visible_events(events, told)],
             "legal_actions": [action_json(state, a) for a in actions],
+            "seat_tokens": seat_tokens,
             **extra,
         }
 
@@ -286,18 +276,23 @@ class GameStart(_GameResource):
                 raise MalformedError("a sealed game deals its own cards: choose deck 'random' or 'seeded'",
                                      field="options/deck")
             if options.deck == "seeded":
-                # No client can compute a sealed game's pack, not even from its own seed.
+                # No client can compute a sealed game's pack, not even from its own seed;
+                # but whoever knows the seed can start a twin game, so it must be a secret.
+                if len(options.seed or "") < SECRET_SEED_LENGTH:
+                    raise MalformedError(
+                        f"a sealed game's seed is a secret of at least {SECRET_SEED_LENGTH} characters: "
+                        "whoever knows it deals the same cards", field="options/seed")
                 deck_seed = self.sealer.deck_seed(options.seed)
         state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
                                  deck_seed=deck_seed)
         if data.get("view") is not None and data["view"] >= options.players:
             raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
                                  field="view")
-        seat: int | str | None = data.get("view", "all") if self.sealer is None else None
+        seat: Viewer = data.get("view", EVERYONE) if self.sealer is None else None
         tokens = None
         if self.sealer is not None:
             tokens = [self.sealer.seat_token(state.game_id, s) for s in range(options.players)]
-        self.respond(resp, state, events, "all" if seat is None and self.sealer is None else seat,
+        self.respond(resp, state, events, EVERYONE if seat is None and self.sealer is None else seat,
                      seat_tokens=tokens)
         resp.status = falcon.HTTP_201
 
@@ -307,11 +302,9 @@ class GameAdvance(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, was_v1 = self.read_state(data["state"])
+        state = self.read_state(data["state"])
         action = game_action_from(data["action"])
         seat = self.seat(state, data, "view")
-        if was_v1 and seat is None:
-            seat = action.seat  # a format-1 token was never bound to a seat
         if self.sealer is not None:
             if seat is None:
                 raise forbidden("an action in a sealed game needs the acting seat's seat_token")
@@ -326,7 +319,7 @@ class GameAdvance(_GameResource):
                 exc.legal = [action_json(state, a) for a in exc.legal
                              if self.sealer is None or a.seat == seat]
             raise
-        self.respond(resp, state, events, seat, seat_tokens=self.upgrade_tokens(state, was_v1))
+        self.respond(resp, state, events, seat)
 
 
 class GameView(_GameResource):
@@ -334,9 +327,8 @@ class GameView(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, was_v1 = self.read_state(data["state"])
-        self.respond(resp, state, [], self.seat(state, data, "seat"),
-                     seat_tokens=self.upgrade_tokens(state, was_v1))
+        state = self.read_state(data["state"])
+        self.respond(resp, state, [], self.seat(state, data, "seat"))
 
 
 def replay_json(data: dict[str, Any], where: str = "record") -> tuple[GameState, list[tuple[int, ...]]]:
@@ -375,5 +367,5 @@ class GameReplay:
             "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
             "scores_after_deal": [list(s) for s in after],
             "history": state.history, "phase": state.phase, "result": result(state),
-            "final": view(state, "all"),
+            "final": view(state, EVERYONE),
         }

@@ -28,9 +28,9 @@ import falcon
 import orjson
 
 from service.core.cards import Card
-from service.core.claims import FalseClaimOfGame, Ruling, false_claim_of_game, judge
+from service.core.claims import FalseClaimOfGame, Ruling, settle
 from service.core.options import side_of
-from service.core.play import Score
+from service.core.peg import Score
 from service.core.show import score_show
 
 from ..media import read_json_object
@@ -56,6 +56,16 @@ def false_claim_json(f: FalseClaimOfGame | None) -> dict[str, Any] | None:
                                    "rule": "ACC 8.4.b false claim of game"}
 
 
+def _muggins_json(r: Ruling) -> dict[str, Any] | None:
+    """Who takes the points missed and how many; ``called`` only when a call named an amount."""
+    if r.muggins_seat is None:
+        return None
+    out: dict[str, Any] = {"seat": r.muggins_seat, "points": r.muggins}
+    if r.called is not None:
+        out["called"] = r.called
+    return out
+
+
 def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json,
                 false_claim: FalseClaimOfGame | None = None) -> dict[str, Any]:
     """A judged claim as the API answers it (the ``claim`` member); ``item``
@@ -69,7 +79,7 @@ def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json,
         "by": r.by,
         "pegged": r.pegged,
         "lost": r.lost,
-        "muggins": {"seat": r.muggins_seat, "points": r.muggins} if r.muggins_seat is not None else None,
+        "muggins": _muggins_json(r),
         "missed": [item(s) for s in r.missed],
         "rule": r.rule,
         "false_claim_of_game": false_claim_json(false_claim),
@@ -82,12 +92,11 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     show = score_show(data["cards"], data["starter"], data["crib"])
     scores = [Score(seat, kind, points, cards) for kind, cards, points in show.items]
     players = data["players"]
-    ruling = judge(players, seat, scores, data["claim"], data["muggins"])
-    false_claim = None
-    if data["tournament"] and data.get("scores") is not None:
-        before = data["scores"][side_of(players, seat)]
-        false_claim = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, data["target"])
-    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(ruling, false_claim=false_claim)) + b"}"
+    before = data["scores"][side_of(players, seat)] if data.get("scores") is not None else None
+    settled = settle(players, seat, scores, data["claim"], muggins=data["muggins"], show=True,
+                     called=data.get("muggins_called"), tournament=data["tournament"], before=before,
+                     target=data["target"])
+    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(settled.ruling, false_claim=settled.false_claim)) + b"}"
 
 
 def answer(data: dict[str, Any], body: Callable[[tuple[Card, ...], Card, bool], bytes] = show_body) -> bytes:

@@ -24,7 +24,8 @@ import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
 from service.core.cards import CARDS, SPELLINGS
-from service.core.claims import judge
+from service.core.claims import MAX_CLAIM, settle
+from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
@@ -39,6 +40,17 @@ _GOS = tuple(Go(seat) for seat in range(4))
 _NAMES = tuple(str(c) for c in CARDS)
 
 
+class Plays(list):  # type: ignore[type-arg]
+    """The loaded entries (the core's actions), with the muggins calls made
+    on them: ``calls[i]`` is the opponent's "muggins for N" on entry ``i``."""
+
+    calls: dict[int, int]
+
+    def __init__(self, actions: Any = (), calls: dict[int, int] | None = None) -> None:
+        super().__init__(actions)
+        self.calls = calls or {}
+
+
 class PlayEntries(fields.Field):
     """``plays``: at most ``MAX_PLAYS`` entries, each ``{"seat": s, "card": c}``
     or ``{"seat": s, "go": true}``, loaded as the core's :class:`PlayCard` and
@@ -47,7 +59,8 @@ class PlayEntries(fields.Field):
     :meth:`_entry`, which names every error (``/plays/3/card``)."""
 
     _seat = StrictInteger(required=True, validate=validate.Range(0, 3))
-    _claim = StrictInteger(validate=validate.Range(0, 29))
+    _claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
+    _called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         if type(value) is list and len(value) <= MAX_PLAYS:
@@ -69,29 +82,32 @@ class PlayEntries(fields.Field):
                 else:
                     break
             else:
-                return out
+                return Plays(out)
         return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             raise ValidationError("expected an array")
-        out, errors = [], {}
+        out, errors, calls = [], {}, {}
         for i, entry in enumerate(value):
             try:
                 out.append(self._entry(entry))
             except ValidationError as err:
                 errors[i] = err.messages
+                continue
+            if "muggins_called" in entry:
+                calls[i] = entry["muggins_called"]  # checked by _entry
         if errors:
             raise ValidationError(errors)
         if len(out) > MAX_PLAYS:
             raise ValidationError(f"the play of a hand has at most {MAX_PLAYS} entries, not {len(out)}")
-        return out
+        return Plays(out, calls)
 
     def _entry(self, entry: Any) -> PlayCard | Go:
         if not isinstance(entry, dict):
             raise ValidationError("expected a JSON object")
         errors: dict[str, Any] = {key: ["unknown field"] for key in entry
-                                  if key not in ("seat", "card", "go", "claim")}
+                                  if key not in ("seat", "card", "go", "claim", "muggins_called")}
         seat = card = claim = None
         try:
             seat = self._seat.deserialize(entry.get("seat", missing))
@@ -107,6 +123,13 @@ class PlayEntries(fields.Field):
                 claim = self._claim.deserialize(entry["claim"])
             except ValidationError as err:
                 errors["claim"] = err.messages
+        if "muggins_called" in entry:
+            try:
+                self._called.deserialize(entry["muggins_called"])
+            except ValidationError as err:
+                errors["muggins_called"] = err.messages
+            if "claim" not in entry:
+                errors.setdefault("muggins_called", []).append("a muggins call is made on a claim: give the claim too")
         if "go" in entry and entry["go"] is not True:
             errors["go"] = ['"go" is true when given' if entry["go"] is False else "expected true or false"]
         if not errors and ("card" in entry) == ("go" in entry):
@@ -120,7 +143,7 @@ class PlayEntries(fields.Field):
 
 class PeggingScoreRequest(DistinctCardsSchema):
     distinct_fields = ("hands",)
-    players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(required=True, validate=validate.OneOf(PLAYERS))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
     plays = PlayEntries(required=True)
     hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
@@ -128,6 +151,11 @@ class PeggingScoreRequest(DistinctCardsSchema):
     tournament = StrictBoolean(load_default=False)
     muggins = StrictBoolean(load_default=False)
     """Muggins in the play: the next opponent takes the points a claim missed."""
+
+    def check(self, data: dict[str, Any]) -> None:
+        if data["plays"].calls and not data["muggins"]:
+            i = min(data["plays"].calls)
+            raise ValidationError({"plays": {i: {"muggins_called": ["a muggins call needs muggins: true"]}}})
 
 
 class GoRequest(DistinctCardsSchema):
@@ -173,20 +201,22 @@ def _event_json(index: int, event: Any, scores: Any = None, ruling: Any = None) 
     return out
 
 
-def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int]) -> list[dict[str, Any]]:
-    """The events as JSON, each claim judged; ``totals`` (per seat) become what was pegged."""
+def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int],
+                  calls: dict[int, int]) -> list[dict[str, Any]]:
+    """The events as JSON, each claim judged (with the muggins call made on it,
+    ``calls[i]``); ``totals`` (per seat) become what was pegged."""
     out = []
     for i, e in enumerate(events):
         claim = e.action.claim
         if claim is None:
             out.append(_event_json(i, e))
             continue
-        ruling = judge(players, e.action.seat, e.scores, claim, muggins, show=False)
+        settled = settle(players, e.action.seat, e.scores, claim, muggins=muggins, show=False, called=calls.get(i))
         for s in e.scores:
             totals[s.seat] -= s.points
-        for s in ruling.scores:
+        for s in settled.scores:
             totals[s.seat] += s.points
-        out.append(_event_json(i, e, ruling.scores, ruling))
+        out.append(_event_json(i, e, settled.scores, settled.ruling))
     return out
 
 
@@ -203,10 +233,10 @@ class PeggingScore:
             play.check_complete()
         totals = list(play.scores)
         if any(a.claim is not None for a in data["plays"]):
-            scored = judged_events(players, events, data["muggins"], totals)
+            scored = judged_events(players, events, data["muggins"], totals, data["plays"].calls)
         else:
             scored = [_event_json(i, e) for i, e in enumerate(events)]
-        team = [totals[0] + totals[2], totals[1] + totals[3]] if players == 4 else None
+        team = side_totals(players, totals) if players == 4 else None
         resp.data = orjson.dumps({
             "players": players,
             "pone": pone,

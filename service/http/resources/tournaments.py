@@ -15,6 +15,7 @@ import orjson
 from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import MalformedError
+from service.core.options import TARGETS
 from service.tournament.bracket import MAX_ENTRANTS, bracket
 from service.tournament.matches import BEST_OF, MAX_SCORE, MatchRules, score_match
 from service.tournament.standings import MAX_RESULTS, Result, standings
@@ -47,7 +48,7 @@ def _points(default: int) -> StrictInteger:
 
 class MatchRequest(StrictSchema):
     games = fields.List(fields.Nested(GameEntry), required=True, validate=validate.Length(1, MAX_GAMES))
-    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+    target = StrictInteger(load_default=121, validate=validate.OneOf(TARGETS))
     win_points = _points(2)
     skunk_points = _points(3)
     double_skunk = StrictBoolean(load_default=False)
