@@ -191,9 +191,12 @@ def sealed_server(tmp_path_factory):
         yield base
 
 
+SEALED_SEED = "pages-test-sealed-seed-of-32-chars"  # a sealed game's seed is a secret: 32 characters at least
+
+
 def test_a_sealed_game_uses_a_token_per_seat(sealed_server, page):
     need_suggest(sealed_server, page)
-    start(page, sealed_server)
+    start(page, sealed_server, seed=SEALED_SEED)
     tokens = page.evaluate("() => window.cribbageTable.tokens")
     assert len(tokens) == 2
     assert isinstance(page.evaluate("() => window.cribbageTable.answer.state"), str)  # sealed
