@@ -8,8 +8,8 @@ from __future__ import annotations
 import httpx
 import pytest
 from playwright.sync_api import expect
-from pages_browser import (PHONE, assert_axe_clean, assert_labelled, browser, has_operation, new_page,  # noqa: F401
-                           page, phone, screenshot, server)
+from pages_browser import (PHONE, assert_axe_clean, assert_labelled, axe_source, browser, has_operation,  # noqa: F401
+                           new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -224,6 +224,7 @@ def test_counts_no_hand_can_make_are_refused(server, page):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_axe_finds_nothing_on_the_scorekeeper(server, browser, width):
+    axe_source()  # skips without axe-core (npm), as the browser fixture does without Chromium
     context, pg, watch = new_page(browser, {"width": width, "height": 844})
     pg.goto(f"{server}/play/scorekeeper")
     assert_axe_clean(pg, "the new game form")

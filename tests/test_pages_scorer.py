@@ -14,7 +14,7 @@ import collections
 import pytest
 from playwright.sync_api import expect
 from pages_browser import (DESKTOP, PHONE, assert_axe_clean, assert_in_view_across, assert_labelled,  # noqa: F401
-                           browser, has_operation, new_page, page, phone, screenshot, server)
+                           axe_source, browser, has_operation, new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -232,6 +232,7 @@ def test_points_and_net_columns_in_view_on_a_phone(server, phone):
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
 def test_axe_finds_nothing_on_the_scorer(server, browser, viewport):
+    axe_source()  # skips without axe-core (npm), as the browser fixture does without Chromium
     context, pg, watch = new_page(browser, viewport)
     pg.goto(f"{server}/play/scorer")
     assert_axe_clean(pg, "the empty scorer")

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
-from pages_browser import (PHONE, assert_axe_clean, assert_labelled, browser, has_operation, new_page,  # noqa: F401
-                           page, phone, screenshot, server)
+from pages_browser import (PHONE, assert_axe_clean, assert_labelled, axe_source, browser, has_operation,  # noqa: F401
+                           new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -284,6 +284,7 @@ def test_the_board_stays_in_view_on_a_phone(server, phone):
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_axe_finds_nothing_on_the_new_game_form(server, browser, width):
+    axe_source()  # skips without axe-core (npm), as the browser fixture does without Chromium
     context, pg, watch = new_page(browser, {"width": width, "height": 844})
     pg.goto(f"{server}/play/table")
     assert_axe_clean(pg, f"the new game form at {width} px")
