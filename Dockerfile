@@ -12,18 +12,20 @@
 # Runs as uid/gid 10001 on a read-only root filesystem: nothing is written outside
 # /tmp (gunicorn's worker heartbeats and metrics directory, nginx's pid and temp files;
 # bytecode is compiled at build time), which deploy/kubernetes mounts as emptyDirs.
+#
+# Two stages on one base: "build" makes the wheel from the source (pip's PEP 517 build,
+# as `python -m build` does), and the image installs that wheel, not the source tree:
+# what runs is what a release ships (the OpenAPI document, the gunicorn settings and the
+# tuned table are package data; tests/test_wheel.py serves an installed wheel).
 ARG PYTHON_IMAGE=python:3.11-slim
-FROM ${PYTHON_IMAGE}
-
-ARG GIT_REVISION=""
+FROM ${PYTHON_IMAGE} AS base
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PORT=8000 \
-    PATH=/opt/venv/bin:$PATH \
-    CRIBBAGE_GIT_REVISION=${GIT_REVISION}
+    PATH=/opt/venv/bin:$PATH
 
 SHELL ["/bin/sh", "-eux", "-c"]
 
@@ -41,17 +43,25 @@ RUN packages="nginx"; \
     groupadd --system --gid 10001 app; \
     useradd --system --uid 10001 --gid app --home-dir /app --no-create-home --shell /usr/sbin/nologin app
 
-WORKDIR /app
-
-# The package is installed in editable mode from /app, so that it finds
-# openapi.yaml and pyproject.toml next to it (the repository layout).
+# The wheel, built from the files a release is made of (no tests, no bench).
+FROM base AS build
+WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./
 COPY service ./service
-COPY openapi.yaml gunicorn.conf.py ./
-RUN pip install --no-compile -e . \
-    && python -m compileall -q /app/service /opt/venv \
-    && chown -R root:root /app /opt/venv \
-    && chmod -R a+rX,go-w /app /opt/venv
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
+FROM base
+ARG GIT_REVISION=""
+ENV CRIBBAGE_GIT_REVISION=${GIT_REVISION}
+WORKDIR /app
+# The wheel and its dependencies into /opt/venv (compiled there now: the root filesystem
+# is read-only at run time); nothing of the source tree is in the image.
+COPY --from=build /wheels /wheels
+RUN pip install --no-compile /wheels/*.whl \
+    && rm -rf /wheels \
+    && python -m compileall -q /opt/venv \
+    && chown -R root:root /opt/venv \
+    && chmod -R a+rX,go-w /opt/venv
 
 USER 10001:10001
 EXPOSE 8000 8080
@@ -60,4 +70,6 @@ EXPOSE 8000 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2).status == 200 else 1)"]
 
-CMD ["gunicorn", "-c", "gunicorn.conf.py"]
+# gunicorn with the package's settings (service/gunicorn_conf.py); `serve` execs it, so
+# gunicorn's master is PID 1 and gets the stop signals.
+CMD ["cribbage-service", "serve"]

@@ -10,7 +10,7 @@ Configuration (environment, read when the app is created):
     largest request body accepted, default 65536; larger is 413 (the batch,
     standings and bracket take more: :mod:`service.http.limits`).
 ``CRIBBAGE_OPENAPI``
-    path of ``openapi.yaml`` when not at the repository root.
+    another OpenAPI document to serve than the package's (``service/openapi.yaml``).
 ``CRIBBAGE_HAND_CACHE``
     answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
 ``CRIBBAGE_STATE_CACHE``
@@ -37,7 +37,7 @@ import structlog
 
 from service.core.errors import CribbageError
 
-from .http import media
+from .http import head, media
 from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
 from .http import limits
@@ -108,7 +108,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
         else gzip_min_bytes
     if gzip_min:
         middleware.append(Compression(min_size=gzip_min))
-    app = falcon.App(middleware=middleware)
+    app = falcon.App(middleware=middleware, router=head.Router())
     media.install(app)
     app.set_error_serializer(render_problem)
     app.add_error_handler(Exception, _unexpected_error)

@@ -2,7 +2,8 @@
 default threshold, and the settings the deploy relies on stay: the base image a
 build argument (default python:3.11-slim), Debian's nginx installed (the pod's
 proxy container runs it from this image), a non-root numeric user matching
-deploy/kubernetes, a HEALTHCHECK without curl, the git revision for /version.
+deploy/kubernetes, a HEALTHCHECK without curl, the git revision for /version,
+and the image installs the wheel a build stage made, not the source tree.
 
 The image itself is built and run by ``make image-check`` (deploy/image-check.sh),
 not here: it needs root, debootstrap, buildah and minutes.
@@ -48,7 +49,28 @@ def test_hadolint_would_see_a_problem():
 def test_the_base_image_is_a_build_argument():
     ins = instructions()
     assert ins[0] == ("ARG", "PYTHON_IMAGE=python:3.11-slim")
-    assert [a for i, a in ins if i == "FROM"] == ["${PYTHON_IMAGE}"]
+    assert [a for i, a in ins if i == "FROM"] == ["${PYTHON_IMAGE} AS base", "base AS build", "base"]
+
+
+def stages() -> list[list[tuple[str, str]]]:
+    """The instructions of each stage (from its FROM on)."""
+    out: list[list[tuple[str, str]]] = []
+    for ins in instructions():
+        if ins[0] == "FROM":
+            out.append([])
+        if out:
+            out[-1].append(ins)
+    return out
+
+
+def test_the_image_installs_the_built_wheel_not_the_source():
+    base, build, image = stages()
+    assert ("COPY", "service ./service") in build
+    assert any(i == "RUN" and a.startswith("pip wheel --no-deps --wheel-dir /wheels .") for i, a in build)
+    assert ("COPY", "--from=build /wheels /wheels") in image
+    run = " ".join(a for i, a in image if i == "RUN")
+    assert "pip install --no-compile /wheels/*.whl" in run and "rm -rf /wheels" in run
+    assert " -e " not in run and not [a for i, a in image if i == "COPY" and "--from=build" not in a]
 
 
 def test_nginx_and_a_venv_are_installed():
@@ -70,7 +92,7 @@ def test_healthcheck_and_cmd():
     ins = dict(instructions())
     assert "urllib.request" in ins["HEALTHCHECK"] and "/healthz" in ins["HEALTHCHECK"]
     assert "curl" not in ins["HEALTHCHECK"]
-    assert ins["CMD"] == '["gunicorn", "-c", "gunicorn.conf.py"]'
+    assert ins["CMD"] == '["cribbage-service", "serve"]'
 
 
 def test_the_revision_reaches_version():
@@ -79,8 +101,7 @@ def test_the_revision_reaches_version():
     assert "CRIBBAGE_GIT_REVISION=${GIT_REVISION}" in " ".join(a for i, a in ins if i == "ENV")
 
 
-@pytest.mark.parametrize("name", ["pyproject.toml", "README.md", "LICENSE", "service", "openapi.yaml",
-                                  "gunicorn.conf.py"])
+@pytest.mark.parametrize("name", ["pyproject.toml", "README.md", "LICENSE", "service"])
 def test_what_is_copied_exists_and_is_not_ignored(name):
     assert (ROOT / name).exists()
     ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()]
