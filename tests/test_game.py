@@ -53,8 +53,9 @@ from service.core.game import (
 )
 from service.core.game.deck import pack
 from service.core.game.state import cut_for_deal
-from service.core.game.state_json import from_json, to_json
-from service.core.game.views import event_json
+from service.boundary.state import state_from_json, state_to_json
+from service.boundary.events import event_json
+from service.boundary.options import options_from_json
 from service.core.options import GameOptions, outcome
 
 # -- helpers -------------------------------------------------------------------
@@ -886,8 +887,8 @@ def test_no_lurch_in_a_game_to_61() -> None:
         GameOptions(target=61, lurch=True)
     assert exc.value.field == "lurch"
     with pytest.raises(MalformedError) as exc:
-        GameOptions.from_json({"target": 61, "lurch": True})
-    assert exc.value.field == "options/lurch"
+        options_from_json({"target": 61, "lurch": True})
+    assert exc.value.at == ("lurch",)
     assert GameOptions(target=121, lurch=True).lurch
 
 
@@ -1216,7 +1217,7 @@ def test_different_deck_seeds_deal_different_cards() -> None:
 
 
 def _resent(state: GameState) -> GameState:
-    return from_json(orjson.loads(orjson.dumps(to_json(state))))
+    return state_from_json(orjson.loads(orjson.dumps(state_to_json(state))))
 
 
 def test_a_resent_state_deals_the_same_cards() -> None:

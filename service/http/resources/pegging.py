@@ -23,13 +23,13 @@ import falcon
 import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
+from service.boundary.actions import play_action_json
 from service.core.cards import CARDS, SPELLINGS
 from service.core.claims import MAX_CLAIM, settle
 from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
-from ..actions import action_json
 from ..media import read_json_object
 from ..schemas import ArrayOf, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
 from .hands import ruling_json
@@ -248,7 +248,7 @@ class PeggingScore:
                 "seat": play.turn,
                 "count": play.count,
                 "count_cards": [str(c) for c in play.count_cards],
-                "legal": [action_json(a) for a in play.legal_actions()],
+                "legal": [play_action_json(a) for a in play.legal_actions()],
             },
         })
         resp.content_type = falcon.MEDIA_JSON
