@@ -522,27 +522,27 @@ def check_end(g: GameState) -> None:
     assert len(reached) == 1, fronts
     winner = reached[0]
     res = result(g)
-    assert res is not None and res["winner"] == winner == g.position.winner
+    assert res is not None and res.winner == winner == g.position.winner
     assert g.to_act() == [] and legal(g) == []
-    losers = res["losers"]
-    assert [entry["side"] for entry in losers] == [s for s in range(o.sides) if s != winner]
+    losers = res.losers
+    assert [entry.side for entry in losers] == [s for s in range(o.sides) if s != winner]
     for entry in losers:
-        score = fronts[entry["side"]]
-        assert entry["score"] == score
+        score = fronts[entry.side]
+        assert entry.score == score
         # RULES.md variants: skunk below 91 (31 in a 61 game), double skunk below 61 (121 only), lurch below 61
         if o.skunk and o.target == 121 and score < 61:
-            assert (entry["result"], entry["games"]) == ("double_skunk", o.double_skunk_games)
+            assert (entry.result, entry.games) == ("double_skunk", o.double_skunk_games)
         elif o.skunk and score < (91 if o.target == 121 else 31):
-            assert (entry["result"], entry["games"]) == ("skunk", 2)
+            assert (entry.result, entry.games) == ("skunk", 2)
         elif o.lurch and o.target == 121 and score < 61:
-            assert (entry["result"], entry["games"]) == ("lurch", 2)
+            assert (entry.result, entry.games) == ("lurch", 2)
         else:
-            assert (entry["result"], entry["games"]) == (None, 1)
-    nxt = res["next_first_dealer"]
+            assert (entry.result, entry.games) == (None, 1)
+    nxt = res.next_first_dealer
     assert 0 <= nxt < o.players
     if o.loser_deals_first:
-        low = min(entry["score"] for entry in losers)
-        assert o.side_of(nxt) in [entry["side"] for entry in losers if entry["score"] == low]
+        low = min(entry.score for entry in losers)
+        assert o.side_of(nxt) in [entry.side for entry in losers if entry.score == low]
     else:
         assert nxt == (g.first_dealer + 1) % o.players
     for a in (Deal(g.dealer), Count(0), Go(0)):
@@ -821,7 +821,7 @@ def test_state_size_over_a_long_quiet_game() -> None:
     # after 120 deals each seat has 120 (its last deal pegged 1 and 1: the back peg is at
     # 119); seat 0 deals the 121st and pegs out with the go
     assert g.deal == 121 and g.position.pegs == ((121, 120), (120, 119))
-    assert result(g)["winner"] == 0 and len(g.actions) == 10
+    assert result(g).winner == 0 and len(g.actions) == 10
     for deal in (13, 40, 121):
         for s1, sk in zip(per_deal[1], per_deal[deal]):
             assert sk.phase == s1.phase or sk.phase == "over"

@@ -10,6 +10,7 @@ from typing import Any
 
 from service.core.game import GameState, Phase, result
 from service.core.game.observe import SECRET_OPTIONS, Seen, Viewer, table_seen
+from service.core.options import Outcome
 
 from .options import options_to_json
 
@@ -40,8 +41,18 @@ def view_json(state: GameState, viewer: Viewer) -> dict[str, Any]:
         },
         "shown": pos.shown,
         "next_count": ("crib" if pos.counting_crib() else "hand") if pos.phase is Phase.SHOW else None,
-        "result": result(state),
+        "result": outcome_json(result(state)),
     }
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    """A game's result: the winner, each loser's margin in games, who deals the next game first."""
+    if outcome is None:
+        return None
+    return {"winner": outcome.winner,
+            "losers": [{"side": x.side, "score": x.score, "result": x.result, "games": x.games}
+                       for x in outcome.losers],
+            "next_first_dealer": outcome.next_first_dealer}
 
 
 def shown_options_json(state: GameState) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Sequence
+from typing import NamedTuple, Sequence
 
 from .errors import MalformedError
 
@@ -185,11 +185,29 @@ def loss(score: int, target: int, *, skunk: bool = True, double_skunk: bool = Tr
     return Result.WIN
 
 
-def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:
+class Loser(NamedTuple):
+    """A side that lost a game: its score, what that makes of the win (None: a plain win), the games it counts."""
+
+    side: int
+    score: int
+    result: Result | None
+    games: int
+
+
+class Outcome(NamedTuple):
+    """Who won a game and how many games each loser's margin is worth; for a
+    game played (:func:`service.core.game.result`), who deals the next one first."""
+
+    winner: int
+    losers: tuple[Loser, ...]
+    next_first_dealer: int | None = None
+
+
+def outcome(options: GameOptions, winner_side: int, scores: Sequence[int]) -> Outcome:
     """Who won, and how many games each loser's margin is worth.
 
-    >>> outcome(GameOptions(skunk=True), 0, [121, 80])["losers"]
-    [{'side': 1, 'score': 80, 'result': <Result.SKUNK: 'skunk'>, 'games': 2}]
+    >>> outcome(GameOptions(skunk=True), 0, [121, 80]).losers
+    (Loser(side=1, score=80, result=<Result.SKUNK: 'skunk'>, games=2),)
     """
     games_for = {Result.WIN: 1, Result.SKUNK: 2, Result.LURCH: 2, Result.DOUBLE_SKUNK: options.double_skunk_games}
     losers = []
@@ -197,6 +215,5 @@ def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[s
         if side == winner_side:
             continue
         result = loss(score, options.target, skunk=options.skunk, lurch=options.lurch)
-        losers.append({"side": side, "score": score, "result": None if result is Result.WIN else result,
-                       "games": games_for[result]})
-    return {"winner": winner_side, "losers": losers}
+        losers.append(Loser(side, score, None if result is Result.WIN else result, games_for[result]))
+    return Outcome(winner_side, tuple(losers))

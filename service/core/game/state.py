@@ -14,11 +14,11 @@ import hashlib
 import secrets
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from typing import Any, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
 from ..errors import DuplicateCardError, IllegalError, MalformedError
-from ..options import GameOptions, next_first_dealer, outcome
+from ..options import GameOptions, Outcome, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
@@ -211,15 +211,14 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
     return state
 
 
-def result(state: GameState) -> dict[str, Any] | None:
-    """Who won, each loser's margin in games, and who deals the next game first."""
+def result(state: GameState) -> Outcome | None:
+    """Who won, each loser's margin in games, and who deals the next game first (None: the game goes on)."""
     pos = state.position
     if pos.winner is None:
         return None
     o = state.options
-    out = outcome(o, pos.winner, list(pos.scores))
-    out["next_first_dealer"] = next_first_dealer(pos.scores, state.first_dealer, o.loser_deals_first, o.players)
-    return out
+    nxt = next_first_dealer(pos.scores, state.first_dealer, o.loser_deals_first, o.players)
+    return outcome(o, pos.winner, pos.scores)._replace(next_first_dealer=nxt)
 
 
 def legal(state: GameState, seat: int | None = None) -> list[GameAction]:

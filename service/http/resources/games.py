@@ -24,7 +24,7 @@ from service.boundary.events import event_json
 from service.boundary.options import options_from_json
 from service.boundary.records import replay_from_json
 from service.boundary.state import state_from_json, state_to_json
-from service.boundary.views import shown_options_json, view_json
+from service.boundary.views import outcome_json, shown_options_json, view_json
 from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError, Step, located
 from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, result
@@ -356,6 +356,6 @@ class GameReplay:
         resp.media = {
             "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
             "scores_after_deal": [list(s) for s in after],
-            "history": state.history, "phase": state.phase, "result": result(state),
+            "history": state.history, "phase": state.phase, "result": outcome_json(result(state)),
             "final": view_json(state, EVERYONE),
         }
