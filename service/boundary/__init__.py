@@ -11,7 +11,8 @@ tools read and write the core's values here.  Modules, one shape each:
 * :mod:`.state` -- the game state a client holds (format 2), both ways;
 * :mod:`.records` -- a whole game's record, replayed;
 * :mod:`.events` -- a game's events as a viewer sees them;
-* :mod:`.views` -- a game as a viewer sees it.
+* :mod:`.views` -- a game as a viewer sees it, and its result;
+* :mod:`.scores` -- judged claims and the play's events.
 
 What a viewer may see is the core's to decide
 (:mod:`service.core.game.observe`); this package only writes it.  The

@@ -15,6 +15,6 @@ Modules, one concern each:
 A request is checked at this edge once (its JSON shape, as openapi.yaml
 describes it); the rules themselves (docs/rules.md) are the core's, and a
 resource parses, calls the core and answers, writing the core's values
-with :mod:`service.boundary` (every JSON shape of the core's values and
-every problem's pointer).  Nothing in :mod:`service.core` imports from here.
+with :mod:`service.boundary` (states, options, actions, events, views,
+judged claims, and every core error's pointer).  Nothing in :mod:`service.core` imports from here.
 """
