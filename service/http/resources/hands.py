@@ -32,7 +32,7 @@ from service.boundary.scores import ruling_json
 from service.core.cards import Card
 from service.core.claims import settle
 from service.core.options import side_of
-from service.core.play import Score
+from service.core.peg import Score
 from service.core.show import score_show
 
 from ..media import read_json_object
