@@ -781,3 +781,10 @@ def test_twin_states_give_tokens_of_equal_length(sealer: Sealer) -> None:
         changed += twin["actions"] != state["actions"]
         assert len(sealer.seal(state, GAME, 5)) == len(sealer.seal(twin, GAME, 5)), state["actions"]
     assert changed > len(STATES) // 2
+
+
+def test_a_token_sealed_before_the_fixed_width_tail_still_opens(sealer: Sealer) -> None:
+    """Before the cards were kept out of the compressed part, the plaintext was
+    zlib(orjson(state)); such a token (no placeholders, no tail) opens unchanged."""
+    state = _state()
+    assert sealer.unseal(_authentic_v2(sealer, zlib.compress(orjson.dumps(state), 6))).state == state

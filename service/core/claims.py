@@ -49,7 +49,8 @@ from enum import StrEnum
 from typing import NamedTuple, Sequence
 
 from .errors import MalformedError
-from .play import Score, next_opponent
+from .peg import Score
+from .play import next_opponent
 
 FALSE_CLAIM_SET_BACK = 15
 """ACC 8.4.b: the points a false claim of game sets the offender back."""

@@ -149,7 +149,7 @@ def problem_body(req: falcon.Request, exc: falcon.HTTPError) -> dict[str, Any]:
         if detail is None and status == 404:
             detail = f"there is no resource at {req.path}"
         elif detail is None and status == 405:
-            allow = (exc.headers or {}).get("Allow")
+            allow = dict(exc.headers or {}).get("Allow")
             detail = f"{req.method} is not allowed here; allowed: {allow}" if allow else None
     body: dict[str, Any] = {
         "type": problem_type(slug),

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import ClassVar, Union
 
 from ..cards import Card
-from ..play import Score
+from ..peg import Score
 from .actions import Counted
 
 
