@@ -63,12 +63,15 @@ def play_action_json(action: PlayCard | Go | AnyCard) -> dict[str, Any]:
     return {"seat": action.seat, "any_card_up_to": action.max_value}
 
 
-def legal_json(action: Any) -> dict[str, Any]:
+def legal_json(action: Any) -> Any:
     """One of an illegal move's legal actions where the endpoint set no
-    notation of its own: the play's entries, or a game action."""
+    notation of its own: the play's entries, a game action; one already
+    written (a dict, a notation's text) as it is."""
     if type(action) in (Deal, Discard, Cut, Count):
         return action_json(action)
-    return play_action_json(action)
+    if isinstance(action, (PlayCard, Go, AnyCard)):
+        return play_action_json(action)
+    return action if isinstance(action, dict) else str(action)
 
 
 def parse_actions(lines: Sequence[Any]) -> list[GameAction]:
