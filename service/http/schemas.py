@@ -30,12 +30,13 @@ from typing import Any, Mapping
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
+from service.boundary.pointers import json_pointer
 from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
 from service.core.claims import MAX_CLAIM
 from service.core.options import PLAYERS, TARGETS, sides_of
 
-from .problems import invalid_request, json_pointer
+from .problems import invalid_request
 
 _BLANKS = " \t"
 
