@@ -103,7 +103,7 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     if options.deck == "client":
         deck_seed = None
     elif deck_seed is None:
-        deck_seed = seed_from_text(options.seed) if options.deck == "seeded" else new_deck_seed()
+        deck_seed = seed_from_text(options.seed or "") if options.deck == "seeded" else new_deck_seed()
     events: list[GameEvent] = []
     if dealer is not None:
         if not 0 <= dealer < n:

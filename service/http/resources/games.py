@@ -84,7 +84,7 @@ ACTION_SCHEMAS = {"deal": DealAction(), "discard": DiscardAction(), "cut": CutAc
 assert tuple(ACTION_SCHEMAS) == ACTION_TYPES
 
 
-class ActionField(fields.Field):
+class ActionField(fields.Field[Any]):
     """One game action: its ``type`` picks the schema, so each type takes only its own fields."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -99,10 +99,11 @@ def load_action(value: dict[str, Any]) -> dict[str, Any]:
     schema = ACTION_SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise ValidationError({"type": [f"one of {', '.join(ACTION_TYPES)}"]})
-    return schema.load(value)
+    loaded: dict[str, Any] = schema.load(value)
+    return loaded
 
 
-class StateField(fields.Field):
+class StateField(fields.Field[Any]):
     """A full state (object) or a sealed state (string); checked by the core."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -168,7 +169,8 @@ class StateReader:
             hit = self._verify(key)
             with self._lock:
                 self._cache[key] = hit
-        return hit
+        state: GameState = hit
+        return state
 
     def wire(self, state: GameState) -> Any:
         """The state as it leaves the service (sealed or plain), remembered for its return."""
@@ -286,7 +288,7 @@ class GameStart(_GameResource):
                     raise MalformedError(
                         f"a sealed game's seed is a secret of at least {SECRET_SEED_LENGTH} characters: "
                         "whoever knows it deals the same cards", at=("options", "seed"))
-                deck_seed = self.sealer.deck_seed(options.seed)
+                deck_seed = self.sealer.deck_seed(options.seed or "")
         state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
                                  deck_seed=deck_seed)
         if data.get("view") is not None and data["view"] >= options.players:
