@@ -183,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help, --version, or a usage error already printed by argparse
             return exc.code if isinstance(exc.code, int) else 2
-        status = args.func(args)
+        status: int = args.func(args)
         sys.stdout.flush()  # here, where a closed pipe can still be caught
         return status
     except BrokenPipeError:

@@ -16,7 +16,7 @@ import yaml
 
 from service.core.claims import MAX_CLAIM
 from service.core.game.state import MAX_DEALS
-from service.core.game.state_json import MAX_ACTIONS, MAX_SEQ
+from service.boundary.state import MAX_ACTIONS, MAX_SEQ
 from service.core.options import PLAYERS, SEED_LENGTH, TARGETS
 from service.http.resources.batch import MAX_ITEMS
 from service.http.resources.pegging import MAX_PLAYS

@@ -26,7 +26,7 @@ import pytest
 from conftest import fields, problem
 
 from service.app import create_app
-from service.core.game.state_json import from_json
+from service.boundary.state import state_from_json
 
 START = "/v1/games"
 ADVANCE = "/v1/games/advance"
@@ -182,7 +182,7 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
 
 def hidden_cards(state: Any, seat: int | None) -> set[str]:
     """The cards ``seat`` (None: a spectator) may not see in ``state`` (a core
-    GameState): the rules stated independently of service.core.game.views.
+    GameState): the rules stated independently of service.core.game.observe.
     Visible: every card played, the starter, one's own hand and discards, each
     hand and the crib once counted; at game over every hand and the crib."""
     pos = state.position
@@ -242,13 +242,13 @@ def public_events(body: dict) -> dict:
 
 
 def open_plain(state: dict) -> Any:
-    return from_json(state)
+    return state_from_json(state)
 
 
 def open_sealed(sealer: Any, token: str) -> Any:
     """The oracle: the whole state behind a token (the test knows the secret; no client does)."""
     opened = sealer.unseal(token)
-    return from_json(opened.state)
+    return state_from_json(opened.state)
 
 
 # --- playing whole games ------------------------------------------------------------------

@@ -50,7 +50,7 @@ def _states() -> list[dict]:
     import random
 
     from service.core.game import apply_action, legal, new_game
-    from service.core.game.state_json import to_json
+    from service.boundary.state import state_to_json
     from service.core.options import GameOptions
 
     out = []
@@ -59,7 +59,7 @@ def _states() -> list[dict]:
         state, _ = new_game(GameOptions(players=players, tournament=True, muggins=True))
         while state.phase != "over" and len(out) < 400 * players:
             state, _ = apply_action(state, rng.choice(legal(state)))
-            out.append(to_json(state))
+            out.append(state_to_json(state))
     return out
 
 

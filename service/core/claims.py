@@ -117,15 +117,15 @@ RULE_CALLED = "ACC 10.4.a: muggins for the amount called -- the opponent takes t
 def check_muggins_call(called: int, muggins: bool) -> None:
     """A muggins call is 1 to 29 points, and only where muggins is played."""
     if type(called) is not int or not 1 <= called <= MAX_CLAIM:
-        raise MalformedError(f"a muggins call is 1 to {MAX_CLAIM} points", field="muggins_called")
+        raise MalformedError(f"a muggins call is 1 to {MAX_CLAIM} points", at=("muggins_called",))
     if not muggins:
-        raise MalformedError("a muggins call needs muggins on", field="muggins_called")
+        raise MalformedError("a muggins call needs muggins on", at=("muggins_called",))
 
 
 def check_claim(claim: int) -> None:
     """A claim is 0 to 29 points (an integer, not a bool)."""
     if type(claim) is not int or not 0 <= claim <= MAX_CLAIM:
-        raise MalformedError(f"a claim is 0 to {MAX_CLAIM} points", field="claim")
+        raise MalformedError(f"a claim is 0 to {MAX_CLAIM} points", at=("claim",))
 
 
 def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins: bool = False,

@@ -1,18 +1,18 @@
 """Game options: the player count, the target and every variant, all off by
 default (docs/rules.md, "The deal" and "Variants").
 
-:class:`GameOptions` is the one place options are checked: each field's type
-(:meth:`GameOptions.from_json`, from the real annotations) and every value
-and combination (its constructor), each error naming ``options/<field>``.
-The constants below are the values allowed, for an edge that documents them.
+:class:`GameOptions` is the one place options are checked: every value and
+combination (its constructor), each error located at the option
+(``("seed",)``).  How options are written as JSON, and each JSON value's
+type, are the boundary's (:mod:`service.boundary.options`).  The constants
+below are the values allowed, for an edge that documents them.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
-from typing import Any, Sequence, get_type_hints
+from typing import NamedTuple, Sequence
 
 from .errors import MalformedError
 
@@ -83,25 +83,25 @@ class GameOptions:
 
     def __post_init__(self) -> None:
         if self.players not in PLAYERS:
-            raise MalformedError(f"a game is for 2, 3 or 4 players, not {self.players}", field="players")
+            raise MalformedError(f"a game is for 2, 3 or 4 players, not {self.players}", at=("players",))
         if self.target not in TARGETS:
-            raise MalformedError(f"the target is 121 or 61, not {self.target}", field="target")
+            raise MalformedError(f"the target is 121 or 61, not {self.target}", at=("target",))
         if self.five_and_two and self.players != 2:
-            raise MalformedError("the five-and-two deal is for 2 players", field="five_and_two")
+            raise MalformedError("the five-and-two deal is for 2 players", at=("five_and_two",))
         if self.deck not in DECKS:
-            raise MalformedError(f"deck is one of {', '.join(DECKS)}", field="deck")
+            raise MalformedError(f"deck is one of {', '.join(DECKS)}", at=("deck",))
         if (self.deck == "seeded") != (self.seed is not None):
-            raise MalformedError("a seed is given exactly when the deck is 'seeded'", field="seed")
+            raise MalformedError("a seed is given exactly when the deck is 'seeded'", at=("seed",))
         if self.seed is not None and not SEED_LENGTH[0] <= len(self.seed) <= SEED_LENGTH[1]:
-            raise MalformedError(f"a seed is {SEED_LENGTH[0]} to {SEED_LENGTH[1]} characters", field="seed")
+            raise MalformedError(f"a seed is {SEED_LENGTH[0]} to {SEED_LENGTH[1]} characters", at=("seed",))
         if self.double_skunk_games not in DOUBLE_SKUNK_GAMES:
-            raise MalformedError("a double skunk counts 3 or 4 games", field="double_skunk_games")
+            raise MalformedError("a double skunk counts 3 or 4 games", at=("double_skunk_games",))
         if self.lurch and self.target != 121:
             # The lurch line is 61 points short of 121; a game to 61 has none
             # (as match scoring decides: one rule for both operations).
-            raise MalformedError("the lurch (loser below 61) is for a game to 121", field="lurch")
+            raise MalformedError("the lurch (loser below 61) is for a game to 121", at=("lurch",))
         if self.muggins_in_play and not self.muggins:
-            raise MalformedError("muggins in the play needs muggins", field="muggins_in_play")
+            raise MalformedError("muggins in the play needs muggins", at=("muggins_in_play",))
 
     @property
     def sides(self) -> int:
@@ -133,53 +133,6 @@ class GameOptions:
     @property
     def double_skunk_line(self) -> int | None:
         return double_skunk_line(self.target)
-
-    def to_json(self) -> dict[str, Any]:
-        """The options that differ from the defaults (a fresh dict): what
-        :meth:`from_json` reads back to these options.
-
-        >>> GameOptions(players=3, skunk=True).to_json()
-        {'players': 3, 'skunk': True}
-        """
-        return dict(_differences(self))
-
-    @classmethod
-    def from_json(cls, data: Any) -> GameOptions:
-        """Options from JSON: an object of known fields, each of its declared
-        type (``true``/``false`` for a bool, an integer that is no bool for an
-        int, a string, or null where allowed), every value checked; the
-        fields left out take their defaults.
-
-        >>> GameOptions.from_json({"players": True})
-        Traceback (most recent call last):
-        ...
-        service.core.errors.MalformedError: option 'players' is an integer
-        """
-        if not isinstance(data, dict):
-            raise MalformedError("options must be an object", field="options")
-        for key, value in data.items():
-            expected = _TYPES.get(key)
-            if expected is None:
-                raise MalformedError(f"unknown option {key!r}", field=f"options/{key}")
-            if not isinstance(value, expected) or (type(value) is bool and expected is not bool):
-                raise MalformedError(f"option {key!r} is {_TYPE_NAMES[expected]}", field=f"options/{key}")
-        try:
-            return cls(**data)
-        except MalformedError as exc:
-            exc.field = f"options/{exc.field}" if exc.field else "options"
-            raise
-
-
-_TYPES: dict[str, Any] = {f.name: get_type_hints(GameOptions)[f.name] for f in fields(GameOptions)}
-"""Each option's type, from the annotations themselves (``str | None`` is a union isinstance reads)."""
-_TYPE_NAMES = {bool: "true or false", int: "an integer", str: "a string", str | None: "a string or null"}
-assert set(_TYPES.values()) <= set(_TYPE_NAMES), _TYPES
-_DEFAULTS = asdict(GameOptions())
-
-
-@lru_cache(maxsize=512)
-def _differences(options: GameOptions) -> tuple[tuple[str, Any], ...]:
-    return tuple((k, v) for k, v in asdict(options).items() if _DEFAULTS[k] != v)
 
 
 def next_first_dealer(scores: Sequence[int], first_dealer: int, loser_deals_first: bool, seats: int) -> int:
@@ -232,11 +185,29 @@ def loss(score: int, target: int, *, skunk: bool = True, double_skunk: bool = Tr
     return Result.WIN
 
 
-def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:
+class Loser(NamedTuple):
+    """A side that lost a game: its score, what that makes of the win (None: a plain win), the games it counts."""
+
+    side: int
+    score: int
+    result: Result | None
+    games: int
+
+
+class Outcome(NamedTuple):
+    """Who won a game and how many games each loser's margin is worth; for a
+    game played (:func:`service.core.game.result`), who deals the next one first."""
+
+    winner: int
+    losers: tuple[Loser, ...]
+    next_first_dealer: int | None = None
+
+
+def outcome(options: GameOptions, winner_side: int, scores: Sequence[int]) -> Outcome:
     """Who won, and how many games each loser's margin is worth.
 
-    >>> outcome(GameOptions(skunk=True), 0, [121, 80])["losers"]
-    [{'side': 1, 'score': 80, 'result': <Result.SKUNK: 'skunk'>, 'games': 2}]
+    >>> outcome(GameOptions(skunk=True), 0, [121, 80]).losers
+    (Loser(side=1, score=80, result=<Result.SKUNK: 'skunk'>, games=2),)
     """
     games_for = {Result.WIN: 1, Result.SKUNK: 2, Result.LURCH: 2, Result.DOUBLE_SKUNK: options.double_skunk_games}
     losers = []
@@ -244,6 +215,5 @@ def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[s
         if side == winner_side:
             continue
         result = loss(score, options.target, skunk=options.skunk, lurch=options.lurch)
-        losers.append({"side": side, "score": score, "result": None if result is Result.WIN else result,
-                       "games": games_for[result]})
-    return {"winner": winner_side, "losers": losers}
+        losers.append(Loser(side, score, None if result is Result.WIN else result, games_for[result]))
+    return Outcome(winner_side, tuple(losers))

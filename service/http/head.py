@@ -19,8 +19,8 @@ from falcon.routing import CompiledRouter
 class Router(CompiledRouter):
     """falcon's router, with ``HEAD`` answered by the resource's GET responder."""
 
-    def map_http_methods(self, resource: object, **kwargs: Any) -> dict:
-        methods = super().map_http_methods(resource, **kwargs)
+    def map_http_methods(self, resource: object, **kwargs: Any) -> dict[str, Any]:
+        methods: dict[str, Any] = super().map_http_methods(resource, **kwargs)
         if "GET" in methods and "HEAD" not in methods:
             methods["HEAD"] = methods["GET"]
         return methods

@@ -30,12 +30,13 @@ from typing import Any, Mapping
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
+from service.boundary.pointers import json_pointer
 from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
 from service.core.claims import MAX_CLAIM
 from service.core.options import PLAYERS, TARGETS, sides_of
 
-from .problems import invalid_request, json_pointer
+from .problems import invalid_request
 
 _BLANKS = " \t"
 
@@ -100,7 +101,7 @@ class StrictInteger(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class CardField(fields.Field):
+class CardField(fields.Field[Any]):
     """A card in any spelling of the core's (``5H``, ``10h``, ``TH``, ``5♥``), loaded as :class:`Card`.
 
     Dumps the canonical spelling (``TH``).  A spelling that names no card is
@@ -120,7 +121,7 @@ class CardField(fields.Field):
         return None if value is None else str(value)
 
 
-class Cards(fields.Field):
+class Cards(fields.Field[Any]):
     """A JSON array of ``least`` to ``most`` cards, loaded as a tuple of :class:`Card`.
 
     The one place where a request's number of cards is checked; ``what``
@@ -172,14 +173,14 @@ class Cards(fields.Field):
         return None if value is None else [str(c) for c in value]
 
 
-class ArrayOf(fields.Field):
+class ArrayOf(fields.Field[Any]):
     """A JSON array of ``least`` to ``most`` items of ``inner`` (e.g. hands of
     :class:`Cards`), loaded as a tuple: ``fields.List`` without its per-item
     machinery when every item is well formed."""
 
     default_error_messages = {"type": "expected an array"}
 
-    def __init__(self, inner: fields.Field, least: int, most: int, *, what: str, **kwargs: Any) -> None:
+    def __init__(self, inner: fields.Field[Any], least: int, most: int, *, what: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.inner, self.least, self.most, self.what = inner, least, most, what
 
@@ -210,7 +211,7 @@ class ArrayOf(fields.Field):
         return tuple(out)
 
 
-class ShortList(fields.List):
+class ShortList(fields.List[Any]):
     """``fields.List`` that refuses an array longer than its ``validate.Length`` allows
     before reading a single item (``fields.List`` reads every item first: 10,000
     cards in a 64 KiB body cost 30-60 ms before the length was checked)."""
@@ -408,6 +409,7 @@ def _reason(message: str) -> str:
 def load(schema: Schema, data: Mapping[str, Any]) -> dict[str, Any]:
     """Validate ``data``; a :class:`ValidationError` becomes a 422 problem."""
     try:
-        return schema.load(data)
+        loaded: dict[str, Any] = schema.load(data)
+        return loaded
     except ValidationError as err:
         raise invalid_request(flatten_errors(err.messages)) from err

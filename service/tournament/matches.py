@@ -65,14 +65,14 @@ class MatchRules:
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
-            raise MalformedError(f"the target is 121 or 61, not {self.target}", field="target")
+            raise MalformedError(f"the target is 121 or 61, not {self.target}", at=("target",))
         if self.double_skunk and self.lurch:
-            raise MalformedError("the double skunk and the lurch are one line (61): choose one", field="lurch")
+            raise MalformedError("the double skunk and the lurch are one line (61): choose one", at=("lurch",))
         if (self.double_skunk or self.lurch) and self.target != 121:
             raise MalformedError("the double skunk and the lurch are for a game to 121",
-                                 field="lurch" if self.lurch else "double_skunk")
+                                 at=("lurch",) if self.lurch else ("double_skunk",))
         if self.best_of is not None and self.best_of not in BEST_OF:
-            raise MalformedError("a match is best of 1, 3, 5 or 7 games", field="best_of")
+            raise MalformedError("a match is best of 1, 3, 5 or 7 games", at=("best_of",))
 
     def points(self, result: Result) -> int:
         return {Result.WIN: self.win_points, Result.SKUNK: self.skunk_points,
@@ -99,18 +99,18 @@ def loser_result(score: int, rules: MatchRules) -> Result:
     return loss(score, rules.target, double_skunk=rules.double_skunk, lurch=rules.lurch)
 
 
-def check_final(scores: Sequence[int], rules: MatchRules, field: str = "scores") -> int:
+def check_final(scores: Sequence[int], rules: MatchRules) -> int:
     """A finished game's scores: 2 or 3 sides, exactly one at the target or past it; the winner's side."""
     if not 2 <= len(scores) <= 3:
         raise MalformedError(f"a game has 2 or 3 sides (4 players score as 2 partnerships), not {len(scores)}",
-                             field=field)
+                             at=("scores",))
     for i, s in enumerate(scores):
         if type(s) is not int or not 0 <= s <= MAX_SCORE:
-            raise MalformedError(f"a final score is 0 to {MAX_SCORE}", field=f"{field}/{i}")
+            raise MalformedError(f"a final score is 0 to {MAX_SCORE}", at=("scores", i))
     won = [i for i, s in enumerate(scores) if s >= rules.target]
     if len(won) != 1:
         raise MalformedError(f"a finished game has exactly one side at {rules.target} or more, not {len(won)}",
-                             field=field)
+                             at=("scores",))
     return won[0]
 
 
@@ -163,7 +163,7 @@ def score_match(games: Sequence[Sequence[int]], rules: MatchRules = MatchRules()
     ((5, 3), (2, 1), 0, 3)
     """
     if not games:
-        raise MalformedError("a match has at least one game", field="games")
+        raise MalformedError("a match has at least one game", at=("games",))
     sides = None
     dealer = rules.first_dealer
     scored: list[GameScore] = []
@@ -171,17 +171,16 @@ def score_match(games: Sequence[Sequence[int]], rules: MatchRules = MatchRules()
     need = None if rules.best_of is None else rules.best_of // 2 + 1
     for i, scores in enumerate(games):
         if decided is not None:
-            raise MalformedError(f"the match was decided after game {decided}", field=f"games/{i}")
+            raise MalformedError(f"the match was decided after game {decided}", at=("games", i))
         try:
             if sides is not None and len(scores) != sides:
-                raise MalformedError(f"every game of a match has {sides} sides", field="scores")
+                raise MalformedError(f"every game of a match has {sides} sides", at=("scores",))
             if not 0 <= dealer < len(scores):
                 raise MalformedError(f"the first dealer is a side of the game (0 to {len(scores) - 1})",
-                                     field="first_dealer")
+                                     at=("first_dealer",))
             game = score_game(scores, rules, dealer)
         except MalformedError as exc:
-            exc.field = f"games/{i}/{exc.field}" if exc.field != "first_dealer" else "first_dealer"
-            raise
+            raise exc if exc.at == ("first_dealer",) else exc.within("games", i)
         sides = len(scores)
         scored.append(game)
         dealer = next_first_dealer(game, dealer, rules)

@@ -8,6 +8,7 @@ OpenSpiel-style: :func:`new_game`, :func:`legal_actions`, :func:`check`,
 * :mod:`.state` -- the state: the deal's start plus its actions, replayed
 * :mod:`.deck` -- each deal's pack, committed by the deck seed
 * :mod:`.events` -- what happened, in table order
+* :mod:`.observe` -- what each viewer (a seat, a spectator, everyone) sees and is told
 """
 
 from .actions import (ACTION_TYPES, ActionKind, Count, Counted, Cut, Deal, Discard, GameAction, Go, PlayCard,

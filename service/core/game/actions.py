@@ -137,12 +137,12 @@ def notation(action: GameAction) -> str:
 
 def _parse_cards(text: str, where: str) -> tuple[Card, ...]:
     if len(text) % 2:
-        raise MalformedError(f"{where}: cards are written two characters each, as 5H TD", field=None)
+        raise MalformedError(f"{where}: cards are written two characters each, as 5H TD")
     out = []
     for i in range(0, len(text), 2):
         card = CANONICAL.get(text[i:i + 2])
         if card is None:
-            raise MalformedError(f"{where}: {text[i:i + 2]!r} is not a card", field=None)
+            raise MalformedError(f"{where}: {text[i:i + 2]!r} is not a card")
         out.append(card)
     return tuple(out)
 

@@ -27,7 +27,7 @@ from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
 from ..claims import check_claim, heels_pegged, settle
-from ..errors import IllegalError, MalformedError
+from ..errors import IllegalError, MalformedError, Step
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
 from ..show import his_heels, show_items
@@ -158,8 +158,9 @@ _CUTS = tuple(Cut(s) for s in range(4))
 _COUNTS = tuple(Count(s) for s in range(4))
 
 
-def _illegal(pos: Position, message: str, rule: str, field: str | None = None) -> IllegalError:
-    return IllegalError(message, rule=rule, legal=legal_actions(pos), field=field)
+def _illegal(pos: Position, message: str, rule: str, *at: Step) -> IllegalError:
+    """An illegal action located at ``at`` inside the action (``"cards", 1``)."""
+    return IllegalError(message, rule=rule, legal=legal_actions(pos), at=at)
 
 
 _PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
@@ -208,7 +209,7 @@ def _check_deal(pos: Position, a: Deal) -> None:
         raise _illegal(pos, f"deal to each of {o.players} seats", "wrong_deal", "hands")
     for s, h in enumerate(a.hands):
         if len(h) != o.cards_dealt:
-            raise _illegal(pos, f"deal {o.cards_dealt} cards to each seat", "wrong_deal", f"hands/{s}")
+            raise _illegal(pos, f"deal {o.cards_dealt} cards to each seat", "wrong_deal", "hands", s)
     if len(a.crib) != o.dealt_to_crib:
         raise _illegal(pos, f"deal {o.dealt_to_crib} cards straight to the crib", "wrong_deal", "crib")
     ensure_distinct([c for h in a.hands for c in h] + list(a.crib))
@@ -222,7 +223,7 @@ def _check_discard(pos: Position, a: Discard) -> None:
     ensure_distinct(a.cards)
     for i, c in enumerate(a.cards):
         if c not in pos.hands[a.seat]:
-            raise _illegal(pos, f"seat {a.seat} does not hold {c}", "card_not_held", f"cards/{i}")
+            raise _illegal(pos, f"seat {a.seat} does not hold {c}", "card_not_held", "cards", i)
 
 
 def _check_cut(pos: Position, a: Cut) -> None:
@@ -240,7 +241,7 @@ def _check_peg(pos: Position, a: PlayCard | Go) -> None:
     try:
         pos.play.check(a)
     except IllegalError as exc:
-        raise _illegal(pos, exc.message, exc.rule, "card" if type(a) is PlayCard else None) from None
+        raise _illegal(pos, exc.message, exc.rule, *(("card",) if type(a) is PlayCard else ())) from None
 
 
 def _check_count(pos: Position, a: Count) -> None:

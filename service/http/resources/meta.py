@@ -15,7 +15,7 @@ import orjson
 
 from .. import metrics
 from ..problems import ProblemError
-from ..readiness import LIFECYCLE, Lifecycle
+from ..readiness import LIFECYCLE, Lifecycle, WSGIApp
 from ..._version import __version__
 
 _SERVICE_DIR = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ class Ready:
     the process starts shutting down.
     """
 
-    def __init__(self, app: object, *, state: str, lifecycle: Lifecycle = LIFECYCLE) -> None:
+    def __init__(self, app: WSGIApp, *, state: str, lifecycle: Lifecycle = LIFECYCLE) -> None:
         self.app = app  # the WSGI app to warm up (itself)
         self.state = state
         self.lifecycle = lifecycle

@@ -23,21 +23,20 @@ import falcon
 import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
+from service.boundary.actions import play_action_json
+from service.boundary.scores import peg_event_json
 from service.core.cards import CARDS, SPELLINGS
 from service.core.claims import MAX_CLAIM, settle
 from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
-from ..actions import action_json
 from ..media import read_json_object
 from ..schemas import ArrayOf, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
-from .hands import ruling_json
 
 MAX_PLAYS = 64
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4))
 _GOS = tuple(Go(seat) for seat in range(4))
-_NAMES = tuple(str(c) for c in CARDS)
 
 
 class Plays(list):  # type: ignore[type-arg]
@@ -170,37 +169,6 @@ class GoRequest(DistinctCardsSchema):
             raise ValidationError("give either count or count_cards")
 
 
-def score_json(s: Any) -> dict[str, Any]:
-    out = {"seat": s.seat, "kind": s.kind, "points": s.points}
-    if s.cards:
-        out["cards"] = [_NAMES[c] for c in s.cards]
-    return out
-
-
-def _played_item(s: Any) -> dict[str, Any]:
-    """A missed item of the play: its kind, its cards as played, its points."""
-    return {"kind": s.kind, "cards": [_NAMES[c] for c in s.cards], "points": s.points}
-
-
-def _event_json(index: int, event: Any, scores: Any = None, ruling: Any = None) -> dict[str, Any]:
-    action = event.action
-    if scores is None:
-        scores = event.scores
-    if scores:
-        points, scored = sum(s.points for s in scores), [score_json(s) for s in scores]
-    else:
-        points, scored = 0, []
-    if type(action) is PlayCard:
-        out = {"index": index, "seat": action.seat, "card": _NAMES[action.card], "count": event.count,
-               "points": points, "scores": scored, "reset": event.reset}
-    else:
-        out = {"index": index, "seat": action.seat, "go": True, "count": event.count,
-               "points": points, "scores": scored, "reset": event.reset}
-    if ruling is not None:
-        out["claim"] = ruling_json(ruling, _played_item)
-    return out
-
-
 def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int],
                   calls: dict[int, int]) -> list[dict[str, Any]]:
     """The events as JSON, each claim judged (with the muggins call made on it,
@@ -209,14 +177,14 @@ def judged_events(players: int, events: list[Any], muggins: bool, totals: list[i
     for i, e in enumerate(events):
         claim = e.action.claim
         if claim is None:
-            out.append(_event_json(i, e))
+            out.append(peg_event_json(i, e))
             continue
         settled = settle(players, e.action.seat, e.scores, claim, muggins=muggins, show=False, called=calls.get(i))
         for s in e.scores:
             totals[s.seat] -= s.points
         for s in settled.scores:
             totals[s.seat] += s.points
-        out.append(_event_json(i, e, settled.scores, settled.ruling))
+        out.append(peg_event_json(i, e, settled.scores, settled.ruling))
     return out
 
 
@@ -235,7 +203,7 @@ class PeggingScore:
         if any(a.claim is not None for a in data["plays"]):
             scored = judged_events(players, events, data["muggins"], totals, data["plays"].calls)
         else:
-            scored = [_event_json(i, e) for i, e in enumerate(events)]
+            scored = [peg_event_json(i, e) for i, e in enumerate(events)]
         team = side_totals(players, totals) if players == 4 else None
         resp.data = orjson.dumps({
             "players": players,
@@ -248,7 +216,7 @@ class PeggingScore:
                 "seat": play.turn,
                 "count": play.count,
                 "count_cards": [str(c) for c in play.count_cards],
-                "legal": [action_json(a) for a in play.legal_actions()],
+                "legal": [play_action_json(a) for a in play.legal_actions()],
             },
         })
         resp.content_type = falcon.MEDIA_JSON
