@@ -87,7 +87,7 @@ class Standings(NamedTuple):
     disagreements: tuple[Disagreement, ...]
 
 
-def _key(t: dict) -> tuple[int, int, int, int]:
+def _key(t: dict[str, int]) -> tuple[int, int, int, int]:
     return (t["game_points"], t["won"], t["spread"], t["plus"])
 
 
@@ -95,13 +95,13 @@ def standings(results: Sequence[Result]) -> Standings:
     """The standings and the cross-check of ``results`` (see the module docstring)."""
     if len(results) > MAX_RESULTS:
         raise MalformedError(f"at most {MAX_RESULTS} results", field="results")
-    totals: dict[str, dict] = {}
+    totals: dict[str, dict[str, int]] = {}
     for i, r in enumerate(results):
         if r.player == r.opponent:
             raise MalformedError(f"{r.player!r} cannot play himself", field=f"results/{i}/opponent")
         for name in (r.player, r.opponent):
             if name not in totals:
-                totals[name] = {"player": name, "games": 0, "game_points": 0, "won": 0, "spread": 0, "plus": 0}
+                totals[name] = {"games": 0, "game_points": 0, "won": 0, "spread": 0, "plus": 0}
         t = totals[r.player]
         t["games"] += 1
         t["game_points"] += r.game_points
@@ -138,7 +138,7 @@ def standings(results: Sequence[Result]) -> Standings:
 
 def cross_check(results: Sequence[Result]) -> list[Disagreement]:
     """Each game's two lines compared; see the module docstring."""
-    waiting: dict[tuple, deque[int]] = defaultdict(deque)  # a deque: the oldest line pairs first
+    waiting: dict[tuple[int | None, str, str], deque[int]] = defaultdict(deque)  # a deque: the oldest line pairs first
     pairs: list[tuple[int, int]] = []
     for i, r in enumerate(results):
         other = waiting.get((r.round, r.opponent, r.player))
