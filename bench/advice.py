@@ -75,6 +75,47 @@ def pegging_in_process() -> None:
               + ("   (target <= 100 ms)" if players == 2 else ""), flush=True)
 
 
+def _lead_positions(n: int, players: int, seed: str) -> list[tuple[int, int, list[Any], tuple[Any, ...]]]:
+    """``n`` leads: (pone, seat, its four cards, the cards it has seen: two discards and the starter)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        cards = rng.sample(CARDS, 7)
+        pone = rng.randrange(players)
+        out.append((pone, pone, cards[:4], tuple(cards[4:])))
+    return out
+
+
+def deals_at_a_lead() -> None:
+    """The pegging advisor at the lead of a 2-player play (the widest search of a hand): deals solved a
+    CPU second with a fixed number of deals, and deals a request with the default budgets (the
+    endpoint's and the strong bot's), with the CPU time of a request."""
+    print("-- pegging advice at a 2-player lead (process time; the sampler and solver only) --", flush=True)
+    leads = _lead_positions(60, 2, "bench-lead")
+    ks = [knowledge(2, pone, seat, hand, [], seen) for pone, seat, hand, seen in leads]
+    for k in ks[:5]:
+        advise(k, 2, seed=0)  # warm the caches
+    t = time.process_time()
+    solved = 0
+    for i, k in enumerate(ks):
+        solved += advise(k, 32, seed=i).samples
+    rate = solved / (time.process_time() - t)
+    print(f"  32 deals a request: {rate:8,.0f} deals a CPU second  ({len(ks)} leads)", flush=True)
+    budgets = [("the endpoint's default budget", {})]
+    budget = getattr(bot, "BOT_NODE_BUDGET", None)
+    if budget is not None:
+        budgets.append((f"the strong bot's budget ({budget:,} positions)", {"node_budget": budget}))
+    for label, kwargs in budgets:
+        cpu, samples = [], []
+        for i, k in enumerate(ks):
+            t = time.process_time()
+            samples.append(advise(k, None, seed=i, **kwargs).samples)
+            cpu.append(time.process_time() - t)
+        print(f"  {label:<44}: median {statistics.median(samples):5.0f} deals a request, p50"
+              f" {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU;"
+              f" {sum(samples) / sum(cpu):8,.0f} deals a CPU second", flush=True)
+
+
 def _pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
