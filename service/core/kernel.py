@@ -106,6 +106,16 @@ def peg_points(seq: int, rank: int, count: int) -> int:
     return count_points(count) + PAIR_POINTS[same] + run
 
 
+def pegs(cards: tuple[int, ...], count: int) -> tuple[int, int, int]:
+    """What the last of a count's ``cards`` pegs, the count being ``count``:
+    ``(count points, same, run)`` as :func:`count_points` and :func:`lay` say."""
+    seq = 0
+    for i in range(len(cards) - 1):
+        seq = (seq << 4) | RANK[cards[i]]
+    same, run, _ = lay(seq, RANK[cards[len(cards) - 1]])
+    return count_points(count), same, run
+
+
 def rank_sequence(cards: tuple[int, ...]) -> int:
     """The rank sequence of a count's cards, in the order laid."""
     seq = 0
@@ -151,14 +161,18 @@ def after(players: int, seat: int, count: int, holding: int, passed: int, last: 
     return next_to_play(players, last, holding, 0), 1, go_to
 
 
-def playable(count: int, cards: tuple[int, ...]) -> int:
-    """How many of ``cards`` fit on the count (keep it at 31 or under)."""
-    room = MAX_COUNT - count
-    n = 0
-    for c in cards:
-        if VALUE[c] <= room:
-            n += 1
-    return n
+FITS: Final[tuple[tuple[bool, ...], ...]] = tuple([tuple([count + VALUE[c] <= MAX_COUNT for c in range(52)])
+                                                   for count in range(MAX_COUNT + 1)])
+"""``FITS[count][card]``: whether the card may be laid on the count -- the count may never pass 31."""
+FITS_RANK: Final[tuple[tuple[bool, ...], ...]] = tuple([tuple([FITS[count][(r - 1) * 4] if r else False
+                                                              for r in range(14)])
+                                                       for count in range(MAX_COUNT + 1)])
+"""The same by rank (index 0 unused)."""
+
+
+def room(count: int) -> int:
+    """The most a card laid on the count may be worth (10 or more: any card)."""
+    return MAX_COUNT - count
 
 
 def playable_unseen(count: int, left: int) -> int:
@@ -314,13 +328,21 @@ def rank_key(ranks: tuple[int, ...]) -> int:
     return key
 
 
+def _rank_items() -> dict[int, list[tuple[int, tuple[int, ...], int]]]:
+    return {rank_key(ranks): rank_items(ranks) for ranks in FIVE_RANKS}
+
+
+RANK_ITEMS: Final[dict[int, list[tuple[int, tuple[int, ...], int]]]] = _rank_items()
+"""The fifteens, pairs and runs of each rank multiset (:func:`rank_items` of its ranks), by its key."""
+
+
 def _rank_points() -> dict[int, int]:
     table: dict[int, int] = {}
-    for ranks in FIVE_RANKS:
+    for key, items in RANK_ITEMS.items():
         points = 0
-        for item in rank_items(ranks):
+        for item in items:
             points += item[2]
-        table[rank_key(ranks)] = points
+        table[key] = points
     return table
 
 
@@ -487,8 +509,8 @@ class Search:
         mine = self.shift[turn]
         at = HAND_BITS * turn
         hand = (hands >> at) & HAND_MASK
+        fits = FITS_RANK[count]
         others = hands & ~(HAND_MASK << at)
-        room = MAX_COUNT - count
         best = -1
         best_net = 0
         best_own = 0
@@ -501,7 +523,7 @@ class Search:
                 rank = x & 15
                 x >>= 4
                 i += 1
-                if rank == prev or RANK_VALUE[rank] > room:
+                if rank == prev or not fits[rank]:
                     prev = rank
                     continue
                 prev = rank

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from ..cards import Card
 from ..play import Score
@@ -20,7 +20,8 @@ class GameEvent(NamedTuple):
     count: int | None = None
     what: str | None = None
     """For a count: 'hand' or 'crib'."""
-    scores: tuple[Score, ...] = ()
+    scores: Sequence[Score] = ()
+    """In the order pegged (a counted hand's are made when first read: :class:`~service.core.show.CountedScores`)."""
     reset: bool = False
     record: tuple[str, ...] = ()
     """For a deal_record: the deal's actions in notation, cards included."""

@@ -29,11 +29,13 @@ from ..claims import false_claim_of_game, heels_pegged, judge
 from ..errors import IllegalError, MalformedError
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
-from ..show import his_heels, show_items
+from ..engine import kernel
+from ..show import CountedScores, his_heels
 from .actions import Count, Cut, Deal, Discard, GameAction, action_type
 from .events import GameEvent
 
 PHASES = ("deal", "discard", "cut", "play", "show", "over")
+_new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
 
 class Position(NamedTuple):
@@ -249,12 +251,22 @@ def can(pos: Position, action: GameAction) -> bool:
 # Applying an action.
 
 
-def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int], ...], tuple[Score, ...], int | None]:
+def _peg(pos: Position, scores: Sequence[Score],
+         total: int | None = None) -> tuple[tuple[tuple[int, int], ...], Sequence[Score], int | None]:
     """Peg ``scores`` in order, stopping the instant a side reaches the target.
-    One peg move per side per event, so the gap shows the whole last score."""
+    One peg move per side per event, so the gap shows the whole last score.
+    A counted hand's scores (``total`` given) are pegged at once, item by item
+    only if they reach the target."""
     if not scores:
         return pos.pegs, (), None
     o = pos.options
+    if total is not None and type(scores) is CountedScores:
+        side = o.side_of(scores.seat)
+        front = pos.pegs[side][0]
+        if front + total < o.target:
+            pegs = list(pos.pegs)
+            pegs[side] = (front + total, front)
+            return tuple(pegs), scores, None
     pegs = list(pos.pegs)
     moved = 0
     pegged = []
@@ -382,17 +394,21 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
     o = pos.options
     is_crib = pos.shown == o.players
     cards = pos.crib if is_crib else pos.hands[a.seat]
-    seat = a.seat
-    scores = [Score(seat, kind, points, used) for kind, used, points in show_items(cards, pos.starter, is_crib)]
+    c0, c1, c2, c3 = cards
+    starter = pos.starter
+    total: int | None = kernel.show_total(c0, c1, c2, c3, starter, is_crib)
+    scores: Sequence[Score] = CountedScores(a.seat, cards, starter, is_crib, total)
     if a.claim is not None and (o.muggins or o.tournament):
         # muggins, or (tournament rules, ACC 8.3) the claim stands
-        scores = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True)
-    pegs, pegged, winner = _peg(pos, scores)
-    events = [GameEvent("count", pos.deal, a.seat, tuple(cards), what="crib" if is_crib else "hand",
-                        scores=pegged)]
+        scores, total = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True), None
+    pegs, pegged, winner = _peg(pos, scores, total)
+    events = [_new(GameEvent, ("count", pos.deal, a.seat, tuple(cards), None, "crib" if is_crib else "hand",
+                               pegged, False, ()))]
+    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, pos.phase, pos.hands, pos.discards,
+                          pos.crib, starter, pos.cards, pos.play, pos.shown + 1, winner))
     if winner is not None:  # a finished game keeps its cards on the table
-        return _over(pos._replace(pegs=pegs, shown=pos.shown + 1, winner=winner), events), events, a
-    return pos._replace(pegs=pegs, shown=pos.shown + 1), events, a
+        return _over(nxt, events), events, a
+    return nxt, events, a
 
 
 _APPLY = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,
