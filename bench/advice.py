@@ -6,7 +6,14 @@ over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
 strong bot against the greedy one over seeded 2-player games (win rate with
 its 95 % Wilson interval, mean points a hand pegged and counted by each side).
 
+The strong bot against today's strong level (the strong bot's pegging
+budget before issue 19's kernel, :data:`TODAY_BOT_NODE_BUDGET`) over
+duplicate deals: each seeded deal played twice, the seats swapped, so the
+cards favour neither; the win rate with a 95 % interval over the pairs, and
+the points a hand each pegged.
+
 Environment: BENCH_BOT_GAMES (games of the match, default 2000),
+BENCH_DUPLICATE_PAIRS (pairs of games of the duplicate match, default 500),
 BENCH_ADVICE_DEALS (in-process deals per line, default 400).
 """
 
@@ -33,6 +40,9 @@ from . import harness
 
 DEALS = int(os.environ.get("BENCH_ADVICE_DEALS", "400"))
 BOT_GAMES = int(os.environ.get("BENCH_BOT_GAMES", "2000"))
+DUPLICATE_PAIRS = int(os.environ.get("BENCH_DUPLICATE_PAIRS", "500"))
+TODAY_BOT_NODE_BUDGET = 3_000
+"""The strong bot's positions a play before the kernel: today's strong level."""
 
 
 def _deals(n: int, dealt: int, seed: str) -> list[list[int]]:
@@ -246,6 +256,70 @@ def bot_match() -> None:
     print(f"  ({r['seconds']:.0f} s)", flush=True)
 
 
+def duplicate_match(pairs: int, seed: str = "bench-duplicate", progress: bool = True) -> dict[str, Any]:
+    """The strong bot (``new``) against the strong level at :data:`TODAY_BOT_NODE_BUDGET` (``today``)
+    over ``pairs`` seeded 2-player deals to 121, each played twice with the seats swapped."""
+    budget = {"new": bot.BOT_NODE_BUDGET, "today": TODAY_BOT_NODE_BUDGET}
+    pair_scores, pegged_diff = [], []
+    pegged = {"new": 0, "today": 0}
+    hands = 0
+    t0 = time.perf_counter()
+    for g in range(pairs):
+        score = 0.0
+        for new_seat in (0, 1):
+            who = {new_seat: "new", 1 - new_seat: "today"}
+            state, _ = new_game(GameOptions(deck="seeded", seed=f"{seed}-{g}"), dealer=g % 2)
+            game_pegged = {"new": 0, "today": 0}
+            while state.phase != "over":
+                seat = state.to_act()[0]
+                s = bot.suggest(bot.seat_view(state, seat), "strong", budget[who[seat]])
+                hands += state.phase == "deal"
+                state, events = apply_action(state, s.action)
+                for e in events:
+                    if e.type in ("play", "go"):
+                        for sc in e.scores:
+                            game_pegged[who[sc.seat]] += sc.points
+            score += (state.position.winner == new_seat) / 2
+            for k in pegged:
+                pegged[k] += game_pegged[k]
+            pegged_diff.append(game_pegged["new"] - game_pegged["today"])
+        pair_scores.append(score)
+        if progress and (g + 1) % max(1, pairs // 10) == 0:
+            lo, hi = _mean_interval(pair_scores)
+            print(f"    {g + 1} pairs: the strong bot wins {statistics.mean(pair_scores):.3f} [{lo:.3f}, {hi:.3f}]"
+                  f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return {"pairs": pairs, "rate": statistics.mean(pair_scores), "interval": _mean_interval(pair_scores),
+            "pegged": {k: pegged[k] / max(1, hands) for k in pegged},
+            "pegged_diff_interval": tuple(x / max(1, hands / len(pegged_diff)) for x in _mean_interval(pegged_diff)),
+            "seconds": time.perf_counter() - t0, "budget": budget}
+
+
+def _mean_interval(xs: list[float], z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % normal interval of the mean of ``xs`` (independent pairs of games)."""
+    if len(xs) < 2:
+        return -math.inf, math.inf
+    m = statistics.mean(xs)
+    half = z * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m - half, m + half
+
+
+def strong_against_today() -> None:
+    print(f"-- the strong bot ({bot.BOT_NODE_BUDGET:,} positions a play) against today's strong level"
+          f" ({TODAY_BOT_NODE_BUDGET:,}): {DUPLICATE_PAIRS} duplicate pairs of seeded 2-player games to 121"
+          " (BENCH_DUPLICATE_PAIRS) --", flush=True)
+    if bot.BOT_NODE_BUDGET == TODAY_BOT_NODE_BUDGET:
+        print("  the same level: 0.5 by construction", flush=True)
+        return
+    r = duplicate_match(DUPLICATE_PAIRS)
+    lo, hi = r["interval"]
+    dlo, dhi = r["pegged_diff_interval"]
+    print(f"  the strong bot wins {r['rate']:.3f} of the games, 95 % interval [{lo:.3f}, {hi:.3f}]"
+          f"   (target: ahead, the interval above 0.5)")
+    print(f"  pegged a hand: {r['pegged']['new']:.3f} against {r['pegged']['today']:.3f}"
+          f" (the difference's 95 % interval [{dlo:+.3f}, {dhi:+.3f}])  ({r['seconds']:.0f} s)", flush=True)
+
+
 def run() -> None:
     print("== advice and bots ==", flush=True)
-    harness.run_parts((discards_in_process, pegging_in_process, over_http, bot_match))
+    harness.run_parts((discards_in_process, pegging_in_process, deals_at_a_lead, over_http, bot_match,
+                       strong_against_today))

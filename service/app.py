@@ -34,6 +34,7 @@ import sys
 import falcon
 import structlog
 
+from service.core import engine
 from service.core.errors import CribbageError
 
 from .http import media
@@ -106,6 +107,20 @@ def body_limits(limit: int) -> dict[str, int]:
             "/v1/tournaments/bracket": max(limit, tournaments.BRACKET_BODY_BYTES)}
 
 
+_KERNEL_SAID = False
+
+
+def _say_which_kernel() -> None:
+    """One log line a process: which rules kernel runs, and why not the compiled one when it is not."""
+    global _KERNEL_SAID
+    if not _KERNEL_SAID:
+        _KERNEL_SAID = True
+        if engine.KERNEL == "compiled":
+            log.info("rules kernel", kernel=engine.KERNEL, why=engine.WHY)
+        else:
+            log.warning("rules kernel", kernel=engine.KERNEL, why=engine.WHY)
+
+
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment:
@@ -114,6 +129,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     states; or a :class:`~service.seal.Sealer`) and ``gzip_min_bytes`` (else
     ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression)."""
     configure_logging()
+    _say_which_kernel()
     if sealer is True:
         sealer = sealer_from_env()
     limit = _env_int("CRIBBAGE_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES) if max_body_bytes is None else max_body_bytes

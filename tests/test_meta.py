@@ -25,7 +25,7 @@ import tomllib
 import falcon.testing
 import pytest
 import yaml
-from conftest import ROOT, problem
+from conftest import ROOT, problem, running_kernel
 
 from service.app import create_app
 from service.http.resources import meta, problem_pages
@@ -57,6 +57,7 @@ def test_version(client):
     assert body["service"] == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)
     assert body["revision"] == (head.stdout.strip() if head.returncode == 0 else None)
+    assert body["kernel"] == running_kernel()
 
 
 def test_the_api_version_is_semantic_and_its_major_is_the_paths():

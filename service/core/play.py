@@ -341,7 +341,7 @@ class Play(NamedTuple):
         # The count is over: 31, or nobody holding cards can play on.
         assert last is not None  # the leader can always play at 0
         if go_to >= 0:
-            scores.append(Score(go_to, "go" if holding else "last_card", kernel.GO_POINTS))
+            scores.append(_new(Score, (go_to, "go" if holding else "last_card", kernel.GO_POINTS, ())))
         totals = _pegged(totals, scores)
         nxt = None if turn < 0 else turn
         return (_new(Play, (players, nxt, 0, (), _NOBODY, None, held, left, played, totals, self.tournament)),

@@ -378,11 +378,10 @@ def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEven
         scores = _claimed(pos, a.seat, scores, a.claim, o.muggins_in_play, show=False)
     pegs, pegged, winner = _peg(pos, scores)
     kind = "play" if type(a) is PlayCard else "go"
-    events = [GameEvent(kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count, None,
-                        pegged, ev.reset)]
-    nxt = Position(pos.options, pos.deal, pos.dealer, pos.first_dealer, pegs,
-                   "show" if ev.hand_over else "play", pos.hands, pos.discards, pos.crib, pos.starter,
-                   pos.cards, play, 0, winner)
+    events = [_new(GameEvent, (kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count, None,
+                               pegged, ev.reset, ()))]
+    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, "show" if ev.hand_over else "play",
+                          pos.hands, pos.discards, pos.crib, pos.starter, pos.cards, play, 0, winner))
     if winner is not None:
         nxt = _over(nxt, events)
     return nxt, events, a
