@@ -25,7 +25,10 @@ import math
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from service.advice import bot
@@ -38,6 +41,7 @@ from service.core.play import Play
 
 from . import harness
 
+ROOT = Path(__file__).resolve().parent.parent
 DEALS = int(os.environ.get("BENCH_ADVICE_DEALS", "400"))
 BOT_GAMES = int(os.environ.get("BENCH_BOT_GAMES", "2000"))
 DUPLICATE_PAIRS = int(os.environ.get("BENCH_DUPLICATE_PAIRS", "500"))
@@ -99,8 +103,24 @@ def _lead_positions(n: int, players: int, seed: str) -> list[tuple[int, int, lis
 def deals_at_a_lead() -> None:
     """The pegging advisor at the lead of a 2-player play (the widest search of a hand): deals solved a
     CPU second with a fixed number of deals, and deals a request with the default budgets (the
-    endpoint's and the strong bot's), with the CPU time of a request."""
-    print("-- pegging advice at a 2-player lead (process time; the sampler and solver only) --", flush=True)
+    endpoint's and the strong bot's), with the CPU time of a request; on the kernel this install runs,
+    then on the interpreted one in a process of its own when that is another."""
+    from service.core import engine
+
+    print(f"-- pegging advice at a 2-player lead, {engine.KERNEL} kernel (process time; the sampler and solver"
+          " only; target: 10 times the deals of the kernel-less advisor, about 140-200 a CPU second here) --",
+          flush=True)
+    _deals_at_a_lead()
+    if engine.KERNEL == "compiled":
+        print("-- the same, interpreted kernel --", flush=True)
+        out = subprocess.run([sys.executable, "-c", "from bench import advice; advice._deals_at_a_lead()"],
+                             cwd=ROOT, env={**os.environ, "CRIBBAGE_KERNEL": "interpreted"}, capture_output=True,
+                             text=True, timeout=1800)
+        print(out.stdout + (f"  !! {out.stderr.strip().splitlines()[-1]}" if out.returncode else ""), end="",
+              flush=True)
+
+
+def _deals_at_a_lead() -> None:
     leads = _lead_positions(60, 2, "bench-lead")
     ks = [knowledge(2, pone, seat, hand, [], seen) for pone, seat, hand, seen in leads]
     for k in ks[:5]:
