@@ -48,7 +48,20 @@ def test_hadolint_would_see_a_problem():
 def test_the_base_image_is_a_build_argument():
     ins = instructions()
     assert ins[0] == ("ARG", "PYTHON_IMAGE=python:3.11-slim")
-    assert [a for i, a in ins if i == "FROM"] == ["${PYTHON_IMAGE}"]
+    assert [a for i, a in ins if i == "FROM"] == ["${PYTHON_IMAGE} AS kernel", "${PYTHON_IMAGE}"]
+
+
+def test_the_image_runs_the_compiled_kernel():
+    """A build stage with a C compiler compiles the kernel (its failure fails the build); the final
+    stage, without one, takes the extension module and refuses to build an image that would not run it."""
+    ins = instructions()
+    final = max(i for i, (name, _) in enumerate(ins) if name == "FROM")
+    stage = " ".join(a for i, a in ins[:final] if i == "RUN")
+    assert "gcc" in stage and "mypy==2.4.1" in stage and "setup.py build_ext" in stage
+    after = ins[final:]
+    assert ("COPY", "--from=kernel /out/ /tmp/kernel/") in after
+    run = " ".join(a for i, a in after if i == "RUN")
+    assert "CRIBBAGE_KERNEL_COMPILE=0 pip install" in run and 'engine.KERNEL == "compiled"' in run
 
 
 def test_nginx_and_a_venv_are_installed():
@@ -79,7 +92,7 @@ def test_the_revision_reaches_version():
     assert "CRIBBAGE_GIT_REVISION=${GIT_REVISION}" in " ".join(a for i, a in ins if i == "ENV")
 
 
-@pytest.mark.parametrize("name", ["pyproject.toml", "README.md", "LICENSE", "service", "openapi.yaml",
+@pytest.mark.parametrize("name", ["pyproject.toml", "setup.py", "README.md", "LICENSE", "service", "openapi.yaml",
                                   "gunicorn.conf.py"])
 def test_what_is_copied_exists_and_is_not_ignored(name):
     assert (ROOT / name).exists()
