@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Union
 
-from ..cards import CANONICAL, Card
+from ..cards import CANONICAL, CARDS, Card
 from ..errors import MalformedError
 from ..play import Go, PlayCard
 
@@ -90,8 +90,11 @@ def action_type(action: GameAction) -> str:
     return _TYPES[type(action)]
 
 
+_NAMES = tuple(str(c) for c in CARDS)
+
+
 def _cards_text(cards: tuple[Card, ...]) -> str:
-    return "".join(str(c) for c in cards)
+    return "".join([_NAMES[c] for c in cards])
 
 
 @lru_cache(maxsize=16384)
