@@ -6,14 +6,17 @@ over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
 strong bot against the greedy one over seeded 2-player games (win rate with
 its 95 % Wilson interval, mean points a hand pegged and counted by each side).
 
-The strong bot against today's strong level (the strong bot's pegging
-budget before issue 19's kernel, :data:`TODAY_BOT_NODE_BUDGET`) over
+The strong bot with a larger pegging budget (BENCH_CANDIDATE_BUDGET
+positions a play, default 30,000: ten times today's deals) against today's
+strong level (the strong bot before issue 19: the tuned discards and
+:data:`TODAY_BOT_NODE_BUDGET` positions a play, :func:`today_strong`) over
 duplicate deals: each seeded deal played twice, the seats swapped, so the
 cards favour neither; the win rate with a 95 % interval over the pairs, and
 the points a hand each pegged.
 
 Environment: BENCH_BOT_GAMES (games of the match, default 2000),
 BENCH_DUPLICATE_PAIRS (pairs of games of the duplicate match, default 500),
+BENCH_CANDIDATE_BUDGET (the strong bot's positions a play in it, default 30000),
 BENCH_ADVICE_DEALS (in-process deals per line, default 400).
 """
 
@@ -35,7 +38,7 @@ from service.advice import bot
 from service.advice.discards import analyse_discards
 from service.advice.pegging import advise, knowledge
 from service.core.cards import CARDS
-from service.core.game import apply_action, new_game
+from service.core.game import Discard, apply_action, new_game
 from service.core.options import GameOptions
 from service.core.play import Play
 
@@ -47,6 +50,7 @@ BOT_GAMES = int(os.environ.get("BENCH_BOT_GAMES", "2000"))
 DUPLICATE_PAIRS = int(os.environ.get("BENCH_DUPLICATE_PAIRS", "500"))
 TODAY_BOT_NODE_BUDGET = 3_000
 """The strong bot's positions a play before the kernel: today's strong level."""
+CANDIDATE_BUDGET = int(os.environ.get("BENCH_CANDIDATE_BUDGET", "30000"))
 
 
 def _deals(n: int, dealt: int, seed: str) -> list[list[int]]:
@@ -276,10 +280,20 @@ def bot_match() -> None:
     print(f"  ({r['seconds']:.0f} s)", flush=True)
 
 
-def duplicate_match(pairs: int, seed: str = "bench-duplicate", progress: bool = True) -> dict[str, Any]:
-    """The strong bot (``new``) against the strong level at :data:`TODAY_BOT_NODE_BUDGET` (``today``)
-    over ``pairs`` seeded 2-player deals to 121, each played twice with the seats swapped."""
-    budget = {"new": bot.BOT_NODE_BUDGET, "today": TODAY_BOT_NODE_BUDGET}
+def today_strong(v: bot.SeatView) -> Any:
+    """Today's strong level (before issue 19): the tuned discard advisor's first choice, and the pegging
+    advisor at :data:`TODAY_BOT_NODE_BUDGET` positions a play; the rest as the strong bot does it."""
+    if v.phase == "discard":
+        own = v.seat == v.dealer  # 2 players
+        return Discard(v.seat, analyse_discards(v.hand, v.players, own, model="tuned").choices[0].discard)
+    return bot.suggest(v, "strong", TODAY_BOT_NODE_BUDGET).action
+
+
+def duplicate_match(pairs: int, budget: int, seed: str = "bench-duplicate", progress: bool = True) -> dict[str, Any]:
+    """The strong bot at ``budget`` positions a play (``new``) against today's strong level
+    (:func:`today_strong`, ``today``) over ``pairs`` seeded 2-player deals to 121, each played twice
+    with the seats swapped."""
+    play = {"new": lambda v: bot.suggest(v, "strong", budget).action, "today": today_strong}
     pair_scores, pegged_diff = [], []
     pegged = {"new": 0, "today": 0}
     hands = 0
@@ -288,13 +302,14 @@ def duplicate_match(pairs: int, seed: str = "bench-duplicate", progress: bool = 
         score = 0.0
         for new_seat in (0, 1):
             who = {new_seat: "new", 1 - new_seat: "today"}
-            state, _ = new_game(GameOptions(deck="seeded", seed=f"{seed}-{g}"), dealer=g % 2)
+            # the same game id for both games of a pair: the advisors are seeded alike too
+            state, _ = new_game(GameOptions(deck="seeded", seed=f"{seed}-{g}"), dealer=g % 2, game_id=f"{g:032x}")
             game_pegged = {"new": 0, "today": 0}
             while state.phase != "over":
                 seat = state.to_act()[0]
-                s = bot.suggest(bot.seat_view(state, seat), "strong", budget[who[seat]])
+                action = play[who[seat]](bot.seat_view(state, seat))
                 hands += state.phase == "deal"
-                state, events = apply_action(state, s.action)
+                state, events = apply_action(state, action)
                 for e in events:
                     if e.type in ("play", "go"):
                         for sc in e.scores:
@@ -311,7 +326,7 @@ def duplicate_match(pairs: int, seed: str = "bench-duplicate", progress: bool = 
     return {"pairs": pairs, "rate": statistics.mean(pair_scores), "interval": _mean_interval(pair_scores),
             "pegged": {k: pegged[k] / max(1, hands) for k in pegged},
             "pegged_diff_interval": tuple(x / max(1, hands / len(pegged_diff)) for x in _mean_interval(pegged_diff)),
-            "seconds": time.perf_counter() - t0, "budget": budget}
+            "seconds": time.perf_counter() - t0}
 
 
 def _mean_interval(xs: list[float], z: float = 1.959964) -> tuple[float, float]:
@@ -324,13 +339,10 @@ def _mean_interval(xs: list[float], z: float = 1.959964) -> tuple[float, float]:
 
 
 def strong_against_today() -> None:
-    print(f"-- the strong bot ({bot.BOT_NODE_BUDGET:,} positions a play) against today's strong level"
-          f" ({TODAY_BOT_NODE_BUDGET:,}): {DUPLICATE_PAIRS} duplicate pairs of seeded 2-player games to 121"
-          " (BENCH_DUPLICATE_PAIRS) --", flush=True)
-    if bot.BOT_NODE_BUDGET == TODAY_BOT_NODE_BUDGET:
-        print("  the same level: 0.5 by construction", flush=True)
-        return
-    r = duplicate_match(DUPLICATE_PAIRS)
+    print(f"-- the strong bot at {CANDIDATE_BUDGET:,} positions a play (BENCH_CANDIDATE_BUDGET; it ships with"
+          f" {bot.BOT_NODE_BUDGET:,}) against today's strong level ({TODAY_BOT_NODE_BUDGET:,}): {DUPLICATE_PAIRS}"
+          " duplicate pairs of seeded 2-player games to 121 (BENCH_DUPLICATE_PAIRS) --", flush=True)
+    r = duplicate_match(DUPLICATE_PAIRS, CANDIDATE_BUDGET)
     lo, hi = r["interval"]
     dlo, dhi = r["pegged_diff_interval"]
     print(f"  the strong bot wins {r['rate']:.3f} of the games, 95 % interval [{lo:.3f}, {hi:.3f}]"
