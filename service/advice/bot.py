@@ -66,7 +66,7 @@ class SeatView:
 
 def seat_view(state: GameState, seat: int) -> SeatView:
     pos = state.position
-    plays = tuple(a for a in state.actions if type(a) in (PlayCard, Go))
+    plays = tuple(a for a in state.actions if isinstance(a, (PlayCard, Go)))
     return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), tuple(pos.hands[seat]),
                     tuple(pos.discards[seat]), pos.starter, plays, state.options.tournament,
                     state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
@@ -111,6 +111,7 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) 
     if v.counting_crib:
         return Suggestion(Count(v.seat), level, {"phase": "show", "counting": "crib"})
     a, b, c, d = v.hand
+    assert v.starter is not None  # turned before the play
     total = kernel.show_total(a, b, c, d, v.starter, False)
     return Suggestion(Count(v.seat, claim=total), level, {"phase": "show", "counting": "hand", "points": total})
 

@@ -33,7 +33,7 @@ holds this equal to a brute-force enumeration, crib by crib.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
@@ -163,7 +163,7 @@ def _rank_multisets(m: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ..
     return tuple(out)
 
 
-def _random_crib(unseen: Sequence[Card], need: int):
+def _random_crib(unseen: Sequence[Card], need: int) -> Callable[[Sequence[Card]], float]:
     """The ``random`` model's expected crib for each throw, exact.
 
     The crib's ``need`` unknown cards and the starter are, together, a

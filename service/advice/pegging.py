@@ -31,9 +31,16 @@ from service.core.errors import IllegalError, MalformedError
 from service.core.options import side_of
 from service.core.play import Go, Play, PlayCard, replay
 
-def Solver(players: int) -> Search:
+def Solver(players: int) -> kernel.Search:
     """A double-dummy search for a table of ``players`` (one per request: its memo is kept across deals)."""
     return kernel.Search(players, tuple(side_of(players, s) for s in range(players)))
+
+
+def _moves(play: Play) -> list[tuple[PlayCard | Go, int]]:
+    """The legal actions of a play whose hands are known, each with its move in the search: the
+    card's rank (cards of one rank are one move), 0 for a go."""
+    return [(a, RANK[a.card] if isinstance(a, PlayCard) else 0) for a in play.legal_actions()
+            if isinstance(a, (PlayCard, Go))]
 
 
 def _hands(held: Sequence[Sequence[Card]]) -> int:
@@ -86,17 +93,14 @@ def solve(play: Play, solver: kernel.Search | None = None) -> list[PlayOption]:
     solver = solver or Solver(play.players)
     by_rank = dict(solver.lines(_hands(play.held), *_count(play)))
     side = solver.side[play.turn]
-    out = []
-    for action in play.legal_actions():
-        r = 0 if type(action) is Go else RANK[action.card]
-        if r in by_rank:  # a go the rules allow beside a playable card (tournament) is never solved: a renege
-            out.append(PlayOption(action, tuple(float(x) for x in solver.points(by_rank[r])), side))
-    return _ordered(out)
+    # a go the rules allow beside a playable card (tournament) is never solved: a renege
+    return _ordered([PlayOption(action, tuple(float(x) for x in solver.points(by_rank[r])), side)
+                     for action, r in _moves(play) if r in by_rank])
 
 
 def _ordered(options: list[PlayOption]) -> list[PlayOption]:
-    return sorted(options, key=lambda o: (-o.net, -o.own, type(o.action) is Go,
-                                          -VALUE[o.action.card] if type(o.action) is PlayCard else 0))
+    return sorted(options, key=lambda o: (-o.net, -o.own, isinstance(o.action, Go),
+                                          -VALUE[o.action.card] if isinstance(o.action, PlayCard) else 0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +126,7 @@ def knowledge(players: int, pone: int, seat: int, kept: Sequence[Card], actions:
     play = Play.start(players, pone, tournament=tournament)
     limits = [0] * players
     for i, a in enumerate(actions):
-        if type(a) is Go:
+        if isinstance(a, Go):
             # under tournament rules a go may be a renege: it proves nothing about the cards
             if not tournament:
                 limits[a.seat] = max(limits[a.seat], kernel.MAX_COUNT - play.count)
@@ -220,7 +224,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
     side = solver.side[k.seat]
     # The seat's legal actions and its own hand are the same in every deal; only the others' hands change.
     position = _count(play)
-    totals: list[tuple[PlayCard | Go, int, list[float]]] = []
+    totals: list[tuple[PlayOption, int, list[float]]] = []
     done = 0
     while done < (samples if samples is not None else MAX_DEFAULT_SAMPLES):
         if done and (solver.nodes >= NODE_CAP or (samples is None and solver.nodes >= node_budget)):
@@ -229,17 +233,16 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
         held = dealer.deal(rng)
         by_rank = dict(solver.lines(_hands(held), *position))
         if not totals:  # the first deal's order, best first, is the order of the sums (and of ties at the end)
-            first = [PlayOption(a, tuple(float(x) for x in solver.points(by_rank[r])), side)
-                     for a in play._replace(held=held).legal_actions()
-                     if (r := 0 if type(a) is Go else RANK[a.card]) in by_rank]
-            totals = [(o.action, 0 if type(o.action) is Go else RANK[o.action.card], [0.0] * solver.sides)
-                      for o in _ordered(first)]
+            moves = _moves(play._replace(held=held))
+            first = {PlayOption(a, tuple(float(x) for x in solver.points(by_rank[r])), side): r
+                     for a, r in moves if r in by_rank}
+            totals = [(o, first[o], [0.0] * solver.sides) for o in _ordered(list(first))]
         for _, r, acc in totals:
             for i, p in enumerate(solver.points(by_rank[r])):
                 acc[i] += float(p)
         if len(solver.memo) > 400_000:  # bound a request's memory
             solver.memo.clear()
-    options = [PlayOption(action, tuple(p / done for p in acc), side) for action, _, acc in totals]
+    options = [PlayOption(o.action, tuple(p / done for p in acc), side) for o, _, acc in totals]
     return PeggingAdvice(tuple(_ordered(options)), done, False, solver.nodes)
 
 
