@@ -9,48 +9,26 @@
 # deploy/image-check.sh builds this on a Debian bookworm made with debootstrap.
 # GIT_REVISION: the commit built, reported by GET /version.
 #
-# The rules kernel (service/core/kernel.py) is compiled with mypyc in the `kernel` stage,
-# which has a C compiler; the final image has none and takes the extension module from it.
-# GET /version and /readyz say "kernel": "compiled".
-#
 # Runs as uid/gid 10001 on a read-only root filesystem: nothing is written outside
 # /tmp (gunicorn's worker heartbeats and metrics directory, nginx's pid and temp files;
 # bytecode is compiled at build time), which deploy/kubernetes mounts as emptyDirs.
+#
+# Two stages on one base: "build" makes the wheel from the source (pip's PEP 517 build,
+# as `python -m build` does), and the image installs that wheel, not the source tree:
+# what runs is what a release ships (the OpenAPI document, the gunicorn settings and the
+# tuned table are package data; tests/test_wheel.py serves an installed wheel).
+# The build stage has a C compiler, so the wheel holds the rules kernel compiled by
+# mypyc (setup.py); the image refuses to build without it (GET /version and /readyz say
+# "kernel": "compiled").
 ARG PYTHON_IMAGE=python:3.11-slim
-FROM ${PYTHON_IMAGE} AS kernel
-
-SHELL ["/bin/sh", "-eux", "-c"]
-
-# The same base image (the same Python); gcc, and Python's headers and venv where the base lacks them.
-# hadolint ignore=DL3008,SC2086
-RUN packages="gcc libc6-dev"; \
-    if ! python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))'; then packages="$packages python3-dev"; fi; \
-    if ! python3 -m venv /tmp/venv-probe >/dev/null 2>&1; then packages="$packages python3-venv"; fi; \
-    rm -rf /tmp/venv-probe; \
-    apt-get update; \
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $packages; \
-    rm -rf /var/lib/apt/lists/*; \
-    python3 -m venv /opt/build; \
-    /opt/build/bin/pip install --no-cache-dir setuptools==84.2.1 mypy==2.4.1
-
-WORKDIR /src
-COPY pyproject.toml setup.py README.md LICENSE ./
-COPY service/core/kernel.py ./service/core/kernel.py
-# Here the compiled kernel is required: a failure fails the build.
-RUN /opt/build/bin/python setup.py build_ext --build-lib /out \
-    && ls /out/cribbage_kernel.*.so
-
-FROM ${PYTHON_IMAGE}
-
-ARG GIT_REVISION=""
+FROM ${PYTHON_IMAGE} AS base
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PORT=8000 \
-    PATH=/opt/venv/bin:$PATH \
-    CRIBBAGE_GIT_REVISION=${GIT_REVISION}
+    PATH=/opt/venv/bin:$PATH
 
 SHELL ["/bin/sh", "-eux", "-c"]
 
@@ -68,22 +46,33 @@ RUN packages="nginx"; \
     groupadd --system --gid 10001 app; \
     useradd --system --uid 10001 --gid app --home-dir /app --no-create-home --shell /usr/sbin/nologin app
 
-WORKDIR /app
-
-# The package is installed in editable mode from /app, so that it finds
-# openapi.yaml and pyproject.toml next to it (the repository layout).
+# The wheel, built from the files a release is made of (no tests, no bench), with a C
+# compiler (and Python's headers where the base lacks them) for the compiled kernel.
+FROM base AS build
+# hadolint ignore=DL3008,SC2086
+RUN packages="gcc libc6-dev"; \
+    if ! python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))'; then packages="$packages python3-dev"; fi; \
+    apt-get update; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $packages; \
+    rm -rf /var/lib/apt/lists/*
+WORKDIR /src
 COPY pyproject.toml setup.py README.md LICENSE ./
 COPY service ./service
-COPY openapi.yaml gunicorn.conf.py ./
-COPY --from=kernel /out/ /tmp/kernel/
-# The compiled kernel comes from the kernel stage, beside the installed packages.
-RUN CRIBBAGE_KERNEL_COMPILE=0 pip install --no-compile -e . \
-    && cp /tmp/kernel/cribbage_kernel.*.so "$(python -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')/" \
-    && rm -rf /tmp/kernel \
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
+FROM base
+ARG GIT_REVISION=""
+ENV CRIBBAGE_GIT_REVISION=${GIT_REVISION}
+WORKDIR /app
+# The wheel and its dependencies into /opt/venv (compiled there now: the root filesystem
+# is read-only at run time); nothing of the source tree is in the image.
+COPY --from=build /wheels /wheels
+RUN pip install --no-compile /wheels/*.whl \
+    && rm -rf /wheels \
     && python -c 'from service.core import engine; assert engine.KERNEL == "compiled", engine.WHY' \
-    && python -m compileall -q /app/service /opt/venv \
-    && chown -R root:root /app /opt/venv \
-    && chmod -R a+rX,go-w /app /opt/venv
+    && python -m compileall -q /opt/venv \
+    && chown -R root:root /opt/venv \
+    && chmod -R a+rX,go-w /opt/venv
 
 USER 10001:10001
 EXPOSE 8000 8080
@@ -92,4 +81,6 @@ EXPOSE 8000 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s --retries=3 \
     CMD ["python", "-c", "import os, sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=2).status == 200 else 1)"]
 
-CMD ["gunicorn", "-c", "gunicorn.conf.py"]
+# gunicorn with the package's settings (service/gunicorn_conf.py); `serve` execs it, so
+# gunicorn's master is PID 1 and gets the stop signals.
+CMD ["cribbage-service", "serve"]

@@ -1,6 +1,7 @@
 # make run    start the service on http://localhost:8000 (installs what it needs)
 # make test   run the whole test suite (slow tests included)
 # make bench  print throughput and latency figures
+# make clients  generate the Python and TypeScript clients into clients/ (tools/clients.py; npm for TypeScript)
 # make image-check  build the Dockerfile for real (debootstrap + buildah, as root) and run it
 #
 # The virtualenv is .venv; installs are skipped while pyproject.toml, setup.py and the
@@ -11,7 +12,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: run test bench image-check clean-venv
+.PHONY: run test bench clients image-check clean-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +50,9 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py
+
+clients: $(VENV)/.installed-test
+	$(BIN)/python tools/clients.py --out clients
 
 # Not in CI: it needs root, debootstrap, buildah and a few minutes (deploy/image-check.sh).
 image-check:

@@ -117,7 +117,7 @@ def bench_state_sizes() -> None:
     import orjson
 
     from service.core.game import apply_action, legal, new_game
-    from service.core.game.state_json import to_json
+    from service.boundary.state import state_to_json
     from service.core.options import GameOptions
     from service.seal import Sealer
 
@@ -130,14 +130,14 @@ def bench_state_sizes() -> None:
         largest = (0, 0)
         for g in range(20):
             state, _ = new_game(opts, deck_seed="%032x" % rng.getrandbits(128))
-            data = to_json(state)
+            data = state_to_json(state)
             at.setdefault(1, (len(orjson.dumps(data)), len(sealer.seal(data, state.game_id, state.seq))))
             while state.phase != "over":
                 action = rng.choice(legal(state))
                 if opts.muggins and hasattr(action, "claim") and rng.random() < 0.3:
                     action = dataclasses.replace(action, claim=rng.randrange(30))
                 state, _ = apply_action(state, action)
-                data = to_json(state)
+                data = state_to_json(state)
                 size = (len(orjson.dumps(data)), len(sealer.seal(data, state.game_id, state.seq)))
                 largest = max(largest, size)
                 if not state.actions and state.deal in (1, 7, 13) and state.deal not in at:

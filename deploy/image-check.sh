@@ -7,7 +7,8 @@
 #   3. the Dockerfile built on it through its PYTHON_IMAGE build argument
 #      (--format docker keeps the HEALTHCHECK; chroot isolation),
 #   4. the image run (buildah run) as its own user with a tmpfs /tmp:
-#      deploy/image_check_inside.py starts gunicorn as the CMD does, checks
+#      deploy/image_check_inside.py starts the service as the CMD does (the installed
+#      wheel's `cribbage-service serve`), checks
 #      /healthz, /readyz, /version, a score, gzip and the HEALTHCHECK command,
 #      puts the image's nginx with the ConfigMap's nginx.conf in front, checks
 #      through it, stops both, and checks nothing was written outside /tmp.

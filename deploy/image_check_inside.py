@@ -1,5 +1,6 @@
 """Run inside the built image by deploy/image-check.sh (as the image's user): start
-gunicorn as the image's CMD does, check it, put the image's nginx with the Kubernetes
+the service as the image's CMD does (``cribbage-service serve``, the installed wheel's
+command, which execs gunicorn with the package's settings), check it, put the image's nginx with the Kubernetes
 ConfigMap's nginx.conf in front, check through it, stop both gracefully (a readiness
 probe on a draining worker is answered 503), and check that nothing was written
 outside /tmp (a read-only root filesystem would do).
@@ -62,7 +63,11 @@ def wait_for(port: int, path: str, proc: subprocess.Popen, what: str) -> None:
 
 check("runs as the image's user, not root", os.getuid() == 10001 and os.getgid() == 10001,
       f"uid={os.getuid()} gid={os.getgid()}")
-for path in ("/app", "/app/service", "/opt/venv/bin", "/etc/nginx"):
+installed = subprocess.run(["python", "-c", "import os, service; print(os.path.dirname(service.__file__))"],
+                           capture_output=True, text=True, cwd="/tmp").stdout.strip()
+check("the service is the installed wheel, not a source tree",
+      installed.startswith("/opt/venv/") and not os.path.exists("/app/service"), installed)
+for path in ("/app", installed, "/opt/venv/bin", "/etc/nginx"):
     check(f"cannot write {path}", not os.access(path, os.W_OK))
 check("python", True, f"{sys.executable} {sys.version.split()[0]}")
 nginx_version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
@@ -71,7 +76,7 @@ check("Debian's nginx in the image", nginx_version.startswith("nginx version"), 
 # As deploy/kubernetes runs it: 2 workers x 2 threads, sealed states.
 env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(gport), "WEB_CONCURRENCY": "2", "GUNICORN_THREADS": "2",
        "CRIBBAGE_STATE_SECRET": secrets.token_urlsafe(32)}
-gunicorn = subprocess.Popen(["gunicorn", "-c", "gunicorn.conf.py"], cwd="/app", env=env,
+gunicorn = subprocess.Popen(["cribbage-service", "serve"], cwd="/app", env=env,
                             stdout=open("/tmp/gunicorn.log", "wb"), stderr=subprocess.STDOUT)
 try:
     wait_for(gport, "/healthz", gunicorn, "gunicorn")

@@ -9,7 +9,7 @@ Configuration (environment, read when the app is created):
 ``CRIBBAGE_MAX_BODY_BYTES``
     largest request body accepted, default 65536; larger is 413.
 ``CRIBBAGE_OPENAPI``
-    path of ``openapi.yaml`` when not at the repository root.
+    another OpenAPI document to serve than the package's (``service/openapi.yaml``).
 ``CRIBBAGE_HAND_CACHE``
     answers of ``POST /v1/hands/score`` each worker keeps, default 4096; 0: none.
 ``CRIBBAGE_STATE_CACHE``
@@ -37,7 +37,7 @@ import structlog
 from service.core import engine
 from service.core.errors import CribbageError
 
-from .http import media
+from .http import head, media
 from .http.compression import DEFAULT_MIN_SIZE as DEFAULT_GZIP_MIN_BYTES
 from .http.compression import Compression
 from .http.middleware import Edge
@@ -122,12 +122,14 @@ def _say_which_kernel() -> None:
 
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
-               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None) -> falcon.App:
+               sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None,
+               state_cache: int | None = None) -> falcon.App:
     """Build the falcon application.  Arguments override the environment:
     ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
     ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
-    states; or a :class:`~service.seal.Sealer`) and ``gzip_min_bytes`` (else
-    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression)."""
+    states; or a :class:`~service.seal.Sealer`), ``gzip_min_bytes`` (else
+    ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression) and ``state_cache`` (else
+    ``CRIBBAGE_STATE_CACHE``; 0: every state is replayed)."""
     configure_logging()
     _say_which_kernel()
     if sealer is True:
@@ -138,7 +140,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
         else gzip_min_bytes
     if gzip_min:
         middleware.append(Compression(min_size=gzip_min))
-    app = falcon.App(middleware=middleware)
+    app = falcon.App(middleware=middleware, router=head.Router())
     media.install(app)
     app.set_error_serializer(render_problem)
     app.add_error_handler(Exception, _unexpected_error)
@@ -162,7 +164,8 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/tournaments/bracket", tournaments.Bracket())
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
-    reader = games.StateReader(sealer or None, _env_int("CRIBBAGE_STATE_CACHE", 2048))
+    cache = _env_int("CRIBBAGE_STATE_CACHE", 2048) if state_cache is None else state_cache
+    reader = games.StateReader(sealer or None, cache)
     app.add_route("/v1/games", games.GameStart(reader))
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))

@@ -12,11 +12,15 @@ Subcommands
 ``distribution [--crib] [--json]``
     Count every one of the 12,994,800 (four cards, starter) deals and print
     how many score each total 0..29, the mean and the impossible totals.
+``serve [--host HOST] [--port PORT]``
+    Run the HTTP service under gunicorn with the package's settings
+    (:mod:`service.gunicorn_conf`, the same as the checkout's
+    ``gunicorn.conf.py``), so an installed wheel serves without a checkout;
+    the environment variables of the README's "Configuration" apply.
 
-The rules are docs/rules.md.
-``serve``
-    Run the HTTP service under gunicorn with the repository's
-    ``gunicorn.conf.py``.
+``--version`` prints the service's release.  Output cut short by its reader
+(``cribbage-service distribution | head -1``) ends quietly, with status 141
+as a Unix tool killed by SIGPIPE.  The rules are docs/rules.md.
 
 Only the rules core is imported here; the web stack is gunicorn's business.
 """
@@ -26,16 +30,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Sequence
 
+from service._version import __version__
 from service.core.cards import Card, parse_cards
 from service.core.errors import CribbageError
 from service.core.show import KINDS, ShowScore, score_show
 
-GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
-"""The gunicorn configuration at the repository root, next to the package."""
+GUNICORN_CONF = "python:service.gunicorn_conf"
+"""The gunicorn settings, a module of the package (gunicorn's ``-c python:<module>``)."""
+
+CLOSED_PIPE_STATUS = 128 + signal.SIGPIPE
+"""The status when the reader of stdout went away: what a shell reports for a tool killed by SIGPIPE."""
 
 
 def _print_score(score: ShowScore) -> None:
@@ -94,7 +103,11 @@ def _cmd_distribution(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    argv = ["gunicorn", "-c", str(GUNICORN_CONF), "service.app:app"]
+    argv = ["gunicorn", "-c", GUNICORN_CONF, "service.app:app"]
+    if args.host is not None:
+        os.environ["HOST"] = args.host  # the settings bind HOST:PORT
+    if args.port is not None:
+        os.environ["PORT"] = str(args.port)
     # Prefer the gunicorn installed beside this Python (the virtualenv's), so
     # `serve` works even when that bin directory is not on PATH.
     local = Path(sys.executable).parent / "gunicorn"
@@ -107,11 +120,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0  # not reached: execvp replaces the process
 
 
+def port_number(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise ValueError(text)
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cribbage-service",
         description="Cribbage rules: count a hand, tabulate every hand, or serve the HTTP API.",
+        epilog="The rules: docs/rules.md.  The API: GET /docs of a running service.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     score = sub.add_parser(
@@ -136,7 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
     dist.add_argument("--json", action="store_true", help="print JSON instead of a table")
     dist.set_defaults(func=_cmd_distribution)
 
-    serve = sub.add_parser("serve", help="run the HTTP service under gunicorn")
+    serve = sub.add_parser(
+        "serve",
+        help="run the HTTP service under gunicorn",
+        description="Run the HTTP service (the API, /docs, the playground) under gunicorn with the "
+                    "package's settings (service/gunicorn_conf.py), in the foreground until stopped "
+                    "(SIGTERM or Ctrl-C: the requests in hand are finished first).",
+        epilog="Environment: HOST (default 0.0.0.0), PORT (8000), WEB_CONCURRENCY (worker processes: "
+               "one a CPU, 2 to 8), GUNICORN_THREADS (4), CRIBBAGE_STATE_SECRET (sealed games), "
+               "CRIBBAGE_MAX_BODY_BYTES, CRIBBAGE_OPENAPI and the others of the README's "
+               "\"Configuration\".",
+    )
+    serve.add_argument("--host", metavar="HOST", help="address to listen on (sets HOST)")
+    serve.add_argument("--port", type=port_number, metavar="PORT", help="port to listen on (sets PORT)")
     serve.set_defaults(func=_cmd_serve)
     return parser
 
@@ -145,10 +179,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, or a usage error already printed by argparse
-        return exc.code if isinstance(exc.code, int) else 2
-    return args.func(args)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version, or a usage error already printed by argparse
+            return exc.code if isinstance(exc.code, int) else 2
+        status: int = args.func(args)
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+        return status
+    except BrokenPipeError:
+        # The reader went away (`| head -1`).  Python would try stdout again at exit and
+        # print a traceback: point it at /dev/null and stop, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE_STATUS
 
 
 if __name__ == "__main__":  # pragma: no cover

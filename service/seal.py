@@ -2,7 +2,9 @@
 
 AES-256-GCM (authenticated encryption, from ``cryptography``) with keys derived
 from the configured secret by HKDF-SHA256.  The JSON is compressed before
-encryption, which also keeps the token short.
+encryption, which keeps the token short; the cards and the deck seed are kept
+out of the compressed part (:mod:`.seal_plaintext`), so a token's length tells
+nothing of the cards it hides.
 
 Version 2 (what :meth:`Sealer.seal` writes)::
 
@@ -16,9 +18,8 @@ field fails to open.  Every token has exactly one accepted spelling: the header
 is matched by one regular expression and the base64url body must re-encode to
 the same text (no padding, no ``+``/``/``, no whitespace, canonical last char).
 
-Version 1 (``v1.`` + base64url(nonce || ciphertext), AAD ``b"cribbage-state/v1"``,
-the old key derivation) is still opened, under the current or the previous
-secret, so tokens issued before an upgrade keep working; it is never written.
+Version 1 tokens (``v1.`` ...; the first release's) are no longer opened: such
+a token is refused with a sentence that says so.
 
 Seat tokens (``st.<seat>.<base64url(HMAC-SHA256(seat key, "<game_id>/<seat>")[:16])>``)
 prove which seat of which game a client plays; :meth:`Sealer.deck_seed` turns a
@@ -33,7 +34,6 @@ import hashlib
 import hmac
 import os
 import re
-import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from .core.errors import MalformedError
+from .seal_plaintext import PlaintextError, StateTooLarge, pack, unpack
 
 SECRET_ENV = "CRIBBAGE_STATE_SECRET"
 PREVIOUS_SECRET_ENV = "CRIBBAGE_STATE_SECRET_PREVIOUS"
@@ -51,25 +52,20 @@ PREVIOUS_SECRET_ENV = "CRIBBAGE_STATE_SECRET_PREVIOUS"
 PREFIX = "v2."
 V1_PREFIX = "v1."
 MAX_TOKEN = 4096        # a v2 token, header included
-MAX_V1_TOKEN = 60_000   # what v1 accepted (openapi.yaml SealedState.maxLength)
 MAX_SEQ = 10**9 - 1     # seq has at most 9 digits
-MAX_STATE_BYTES = 4 * 1024 * 1024  # a state never inflates past this, so a crafted token cannot either
 MIN_SECRET = 16
 
 _NONCE = 12
 _TAG = 16
-_V1_AAD = b"cribbage-state/v1"
 _V2_AAD = b"cribbage-state/v2|"
 _SALT = b"cribbage-service"
-# HKDF info labels: one per purpose, none equal to v1's b"game-state-seal".
-_INFO_V1_SEAL = b"game-state-seal"
+# HKDF info labels: one per purpose (format 1 used b"game-state-seal").
 _INFO_SEAL = b"cribbage/v2/state-seal"
 _INFO_SEAT = b"cribbage/v2/seat-token"
 _INFO_DECK = b"cribbage/v2/deck-seed"
 _INFO_KEY_ID = b"cribbage/v2/key-id"
 
 _V2_RE = re.compile(r"v2\.([0-9a-f]{8})\.([0-9a-f]{32})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]+)")
-_V1_RE = re.compile(r"v1\.([A-Za-z0-9_-]+)")
 _GAME_ID_RE = re.compile(r"[0-9a-f]{32}")
 _SEAT_RE = re.compile(r"st\.(0|[1-9][0-9]{0,8})\.[A-Za-z0-9_-]{22}")
 
@@ -86,9 +82,8 @@ class SeatTokenError(ValueError):
 @dataclass(frozen=True)
 class Opened:
     state: dict[str, Any]  # the JSON object that was sealed
-    version: int           # 1 or 2
-    game_id: str | None    # from the v2 header (authenticated); None for v1
-    seq: int | None        # from the v2 header (authenticated); None for v1
+    game_id: str           # from the header (authenticated)
+    seq: int               # from the header (authenticated)
 
 
 def _b64(data: bytes) -> str:
@@ -123,7 +118,6 @@ class _Keys:
     """Everything derived from one secret (the secret itself is not kept)."""
 
     def __init__(self, secret: bytes) -> None:
-        self.v1 = AESGCM(_derive(secret, _INFO_V1_SEAL))
         self.v2 = AESGCM(_derive(secret, _INFO_SEAL))
         self.seat = _derive(secret, _INFO_SEAT)
         self.deck = _derive(secret, _INFO_DECK)
@@ -151,6 +145,8 @@ def _fail(message: str) -> SealError:
 _NOT_SEALED = "the state is not a sealed state of this service"
 _ALTERED = "the sealed state was altered or sealed by another deployment"
 _NOT_STATE = "the sealed state does not hold a game state"
+_V1_RETIRED = ("format 1 is no longer read: this sealed state was issued by the first release; "
+               "start a new game (see the changelog)")
 
 
 class Sealer:
@@ -176,7 +172,7 @@ class Sealer:
             raise ValueError(f"seq must be an int from 0 to {MAX_SEQ}")
         header = f"v2.{self.key_id}.{game_id}.{seq}."
         nonce = os.urandom(_NONCE)
-        body = self._current.v2.encrypt(nonce, zlib.compress(orjson.dumps(state), 6),
+        body = self._current.v2.encrypt(nonce, pack(orjson.dumps(state)),
                                         _v2_aad(self.key_id, game_id, str(seq)))
         token = header + _b64(nonce + body)
         if len(token) > MAX_TOKEN:
@@ -190,7 +186,7 @@ class Sealer:
         if token.startswith(PREFIX):
             return self._unseal_v2(token)
         if token.startswith(V1_PREFIX):
-            return self._unseal_v1(token)
+            raise _fail(_V1_RETIRED)
         raise _fail(_NOT_SEALED)
 
     def _unseal_v2(self, token: str) -> Opened:
@@ -212,24 +208,7 @@ class Sealer:
                 plain = k.v2.decrypt(blob[:_NONCE], blob[_NONCE:], aad)
             except InvalidTag:
                 continue
-            return Opened(_inflate(plain), 2, game_id, int(seq))
-        raise _fail(_ALTERED)
-
-    def _unseal_v1(self, token: str) -> Opened:
-        # Old tokens, written by the v1 code: same format, AAD and key derivation.
-        # Only the canonical spelling the v1 encoder produced is accepted.
-        if len(token) > MAX_V1_TOKEN:
-            raise _fail("the sealed state is too long")
-        m = _V1_RE.fullmatch(token)
-        blob = _unb64(m.group(1)) if m else None
-        if blob is None or len(blob) < _NONCE + _TAG:
-            raise _fail(_NOT_SEALED)
-        for k in self._all:
-            try:
-                plain = k.v1.decrypt(blob[:_NONCE], blob[_NONCE:], _V1_AAD)
-            except InvalidTag:
-                continue
-            return Opened(_inflate(plain), 1, None, None)
+            return Opened(_inflate(plain), game_id, int(seq))
         raise _fail(_ALTERED)
 
     # -- seat tokens and deck seeds -----------------------------------------
@@ -243,7 +222,7 @@ class Sealer:
     def seat_of(self, game_id: str, token: object, players: int) -> int:
         """The seat ``token`` was issued for in game ``game_id``, under the current
         or the previous secret; :class:`SeatTokenError` otherwise (including when
-        ``game_id`` is not a v2 game id, e.g. ``None`` for a v1 state)."""
+        ``game_id`` is not a game id)."""
         if isinstance(players, bool) or not isinstance(players, int) or players < 1:
             raise ValueError("players must be a positive int")
         if not isinstance(token, str) or not _SEAT_RE.fullmatch(token):
@@ -267,15 +246,12 @@ class Sealer:
 
 
 def _inflate(plain: bytes) -> dict[str, Any]:
-    inflater = zlib.decompressobj()
     try:
-        data = inflater.decompress(plain, MAX_STATE_BYTES)
-    except zlib.error:
+        data = unpack(plain)
+    except StateTooLarge:
+        raise _fail("the sealed state is too large") from None
+    except PlaintextError:
         raise _fail(_NOT_STATE) from None
-    if inflater.unconsumed_tail:
-        raise _fail("the sealed state is too large")
-    if not inflater.eof or inflater.unused_data:
-        raise _fail(_NOT_STATE)
     try:
         state = orjson.loads(data)
     except orjson.JSONDecodeError:

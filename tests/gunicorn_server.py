@@ -36,7 +36,7 @@ def worker_pids(base: str) -> set[int]:
     return pids
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -45,35 +45,42 @@ def _free_port() -> int:
 @contextlib.contextmanager
 def gunicorn(log_path: Path, **env_extra: str) -> Iterator[str]:
     """A gunicorn master with 2 workers; yields its base URL and always stops it."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WEB_CONCURRENCY": "2", **env_extra}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     if "CRIBBAGE_STATE_SECRET" not in env_extra:
         env.pop("CRIBBAGE_STATE_SECRET", None)
     exe = Path(sys.executable).with_name("gunicorn")
+    with serving([str(exe), "-c", "gunicorn.conf.py"], ROOT, env, port, log_path) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def serving(cmd: list[str], cwd: Path, env: dict, port: int, log_path: Path) -> Iterator[str]:
+    """Run ``cmd`` (a gunicorn master, or what execs one) until it answers /healthz on ``port``
+    within 30 s; yield its base URL; SIGTERM it at the end (the master stops its workers)."""
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen([str(exe), "-c", "gunicorn.conf.py"], cwd=ROOT, env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"gunicorn exited with {proc.returncode}:\n{log_path.read_text()}")
+                pytest.fail(f"{cmd[0]} exited with {proc.returncode}:\n{log_path.read_text()}")
             try:
                 if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not answer /healthz in 30 s:\n{log_path.read_text()}")
+                pytest.fail(f"{cmd[0]} did not answer /healthz in 30 s:\n{log_path.read_text()}")
             time.sleep(0.1)
         MASTERS[base] = proc.pid
         yield base
     finally:
         MASTERS.pop(base, None)
         if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)  # the master stops its workers
+            proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:

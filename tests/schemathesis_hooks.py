@@ -72,7 +72,7 @@ from schemathesis.openapi.checks import RejectedPositiveData
 
 from service.core.cards import Card
 from service.core.game import Count, Cut, Deal, GameState, apply_action, legal, new_game, notation
-from service.core.game.state_json import to_json
+from service.boundary.state import state_to_json
 from service.core.options import GameOptions
 
 RANKS, SUITS = "A23456789TJQK", "CDHS"
@@ -420,7 +420,7 @@ def action_json(draw, game: Game, action) -> dict:
 @st.composite
 def advance_body(draw) -> dict:
     game = draw(real_game(stop_before_the_end=True))
-    body: dict[str, Any] = {"state": to_json(game.state),
+    body: dict[str, Any] = {"state": state_to_json(game.state),
                             "action": action_json(draw, game, game.next_action())}
     _maybe(draw, body, "view", draw(st.none() | st.integers(0, game.state.options.players - 1)))
     return body
@@ -429,7 +429,7 @@ def advance_body(draw) -> dict:
 @st.composite
 def view_body(draw) -> dict:
     game = draw(real_game(stop_before_the_end=False))
-    body: dict[str, Any] = {"state": to_json(game.state)}
+    body: dict[str, Any] = {"state": state_to_json(game.state)}
     _maybe(draw, body, "seat", draw(st.none() | st.integers(0, game.state.options.players - 1)))
     return body
 
@@ -521,7 +521,7 @@ def suggest_body(draw) -> dict:
     state = game.state
     if state.options.deck == "client" and state.phase in ("deal", "cut"):
         state, _ = new_game(GameOptions(), dealer=0)
-    body: dict[str, Any] = {"state": to_json(state), "seat": state.to_act()[0]}
+    body: dict[str, Any] = {"state": state_to_json(state), "seat": state.to_act()[0]}
     _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong"])))
     return body
 

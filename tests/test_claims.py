@@ -267,3 +267,83 @@ def test_set_back_is_never_below_0():
     assert (f.put_back_to, f.award, f.set_back, f.score) == (55, 6, 15, 40)
     f = false_claim_of_game(2, 1, 0, 2, 29, 29)  # (no such target; the arithmetic only)
     assert (f.set_back, f.score) == (2, 0)
+
+
+# -- ACC 10.4.a: "muggins for N" -----------------------------------------------------------
+# 5H 5C 6S JD, starter 4D, counted by hand: fifteens 5H+JD, 5C+JD, 4D+5H+6S, 4D+5C+6S (8),
+# the pair of fives (2), runs 4-5-6 twice (6), his nobs JD with a diamond turned (1): 17.
+SEVENTEEN_B = {"cards": ["5H", "5C", "6S", "JD"], "starter": "4D"}
+
+
+@pytest.mark.parametrize("called, takes, lost", [(3, 3, 4), (7, 7, 0), (9, 7, 0), (1, 1, 6)])
+def test_acc_10_4_a_muggins_for_an_amount(client, called, takes, lost):
+    """Claimed 10 of 17: 7 missed; the opponent called "muggins for N" and takes the
+    lesser of N and 7; what he did not call is lost."""
+    c = post(client, HANDS, {**SEVENTEEN_B, "claim": 10, "muggins": True, "muggins_called": called}).json["claim"]
+    assert (c["verdict"], c["by"], c["pegged"], c["lost"]) == ("under", 7, 10, lost)
+    assert c["muggins"] == {"seat": 1, "points": takes, "called": called}
+    assert c["rule"].startswith("ACC 10.4.a")
+
+
+def test_without_an_amount_muggins_takes_everything_missed(client):
+    c = post(client, HANDS, {**SEVENTEEN_B, "claim": 10, "muggins": True}).json["claim"]
+    assert (c["lost"], c["muggins"]) == (0, {"seat": 1, "points": 7})
+
+
+def test_a_muggins_call_on_a_true_count_takes_nothing(client):
+    c = post(client, HANDS, {**SEVENTEEN_B, "claim": 17, "muggins": True, "muggins_called": 5}).json["claim"]
+    assert (c["verdict"], c["pegged"], c["lost"], c["muggins"]) == ("correct", 17, 0, None)
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"claim": 10, "muggins_called": 3}, "/muggins_called"),              # muggins is off
+    ({"muggins": True, "muggins_called": 3}, "/muggins_called"),          # no claim to call on
+    ({"claim": 10, "muggins": True, "muggins_called": 0}, "/muggins_called"),
+    ({"claim": 10, "muggins": True, "muggins_called": 30}, "/muggins_called"),
+])
+def test_a_muggins_call_needs_a_claim_and_muggins(client, body, field):
+    assert field in fields(problem(post(client, HANDS, {**SEVENTEEN_B, **body}), 422))
+
+
+def test_muggins_for_an_amount_in_a_batch(client):
+    items = [{**SEVENTEEN_B, "claim": 10, "muggins": True, "muggins_called": 2},
+             {**SEVENTEEN_B, "claim": 10, "muggins": True}]
+    r = post(client, "/v1/hands/score-batch", {"items": items})
+    assert r.status_code == 200, r.text
+    first, second = (item["claim"] for item in r.json["results"])
+    assert (first["muggins"], first["lost"]) == ({"seat": 1, "points": 2, "called": 2}, 5)
+    assert (second["muggins"], second["lost"]) == ({"seat": 1, "points": 7}, 0)
+
+
+# The pone (seat 1) leads 4S, the dealer 6H (10), the pone 5D: fifteen (2) and the run
+# 4-5-6 (3), 5 made; he claims 2.
+PLAY_4_6_5 = {"players": 2, "pone": 1, "muggins": True,
+              "plays": [{"seat": 1, "card": "4S"}, {"seat": 0, "card": "6H"}, {"seat": 1, "card": "5D", "claim": 2}]}
+
+
+@pytest.mark.parametrize("called, takes", [(1, 1), (3, 3), (10, 3)])
+def test_muggins_for_an_amount_in_the_play(client, called, takes):
+    body = {**PLAY_4_6_5, "plays": PLAY_4_6_5["plays"][:2] + [{**PLAY_4_6_5["plays"][2], "muggins_called": called}]}
+    r = post(client, PEGGING, body)
+    assert r.status_code == 200, r.text
+    c = r.json["events"][2]["claim"]
+    assert (c["by"], c["pegged"], c["lost"], c["muggins"]) == (3, 2, 3 - takes, {"seat": 0, "points": takes,
+                                                                                 "called": called})
+    assert r.json["totals"] == [takes, 2]
+
+
+def test_a_muggins_call_in_the_play_needs_muggins_and_a_claim(client):
+    no_muggins = {**PLAY_4_6_5, "muggins": False,
+                  "plays": PLAY_4_6_5["plays"][:2] + [{**PLAY_4_6_5["plays"][2], "muggins_called": 2}]}
+    assert fields(problem(post(client, PEGGING, no_muggins), 422)) == ["/plays/2/muggins_called"]
+    no_claim = {**PLAY_4_6_5, "plays": PLAY_4_6_5["plays"][:2] + [{"seat": 1, "card": "5D", "muggins_called": 2}]}
+    assert "/plays/2/muggins_called" in fields(problem(post(client, PEGGING, no_claim), 422))
+
+
+def test_judge_muggins_for_an_amount_in_the_core():
+    s = [Score(0, "fifteen", 2), Score(0, "pair", 2), Score(0, "run", 3)]
+    r = judge(2, 0, s, 2, muggins=True, called=4)
+    assert (r.by, r.pegged, r.muggins, r.muggins_seat, r.lost, r.called) == (5, 2, 4, 1, 1, 4)
+    assert [x.points for x in r.scores if x.kind == "muggins"] == [4]
+    with pytest.raises(MalformedError):
+        judge(2, 0, s, 2, muggins=False, called=4)

@@ -1,17 +1,27 @@
 """The command line: ``cribbage-service score`` and ``distribution`` via main().
 
 ``score --json`` prints the document ``POST /v1/hands/score`` answers (the
-keys of openapi.yaml's ``HandScoreResponse``), so a script can use either."""
+keys of openapi.yaml's ``HandScoreResponse``), so a script can use either.
+``--version`` is the installed distribution's version; ``serve`` is documented
+(its ``--help``, the README) and runs gunicorn with the package's settings
+(tests/test_wheel.py runs it for real from an installed wheel); output cut short
+by its reader ends without a traceback (the installed command, run with its
+stdout a pipe whose reader is already gone)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 import yaml
 
 import service.core.distribution as dist_module
+import service.cli
 from service.cli import main
 from service.core.distribution import Distribution
 
@@ -207,3 +217,66 @@ def test_distribution_text_real(capsys: pytest.CaptureFixture[str]) -> None:
     assert "mean: 4.7348" in lines
     assert "impossible: 19, 25, 26, 27" in lines
     assert any(line.split() == ["29", "4", "0.0000%"] for line in lines)
+
+
+# --- --version, serve, a closed pipe -------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = Path(sys.executable).with_name("cribbage-service")
+
+
+def test_version_is_the_installed_distributions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"cribbage-service {metadata.version('cribbage-service')}\n"
+
+
+def test_serve_is_documented(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for needle in ("--host HOST", "--port PORT", "gunicorn", "PORT (8000)", "WEB_CONCURRENCY"):
+        assert needle in out, needle
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Command line"):]
+    section = section[:section.index("\n## ", 1)]
+    assert "cribbage-service serve" in section and "cribbage-service --version" in section
+
+
+def test_serve_runs_gunicorn_with_the_package_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+
+    def execvp(program: str, argv: list[str]) -> None:
+        calls.append((program, argv, os.environ.get("HOST"), os.environ.get("PORT")))
+
+    monkeypatch.setattr(service.cli.os, "execvp", execvp)
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "8000")
+    assert main(["serve", "--host", "127.0.0.1", "--port", "8123"]) == 0
+    (program, argv, host, port), = calls
+    assert Path(program).name == "gunicorn"
+    assert argv == ["gunicorn", "-c", "python:service.gunicorn_conf", "service.app:app"]
+    assert (host, port) == ("127.0.0.1", "8123")
+
+
+def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, status", [
+    (["distribution"], 141),  # 128 + SIGPIPE, as a shell reports `yes | head -1`'s yes
+    (["score", "5H", "5C", "5S", "JD", "--starter", "5D"], 141),
+    (["score", "5H", "5C", "5S", "JD", "--starter", "5D", "--json"], 141),
+    (["--help"], 0),  # argparse itself ignores a failed write of its messages
+    (["--version"], 0),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else str(v))
+def test_a_closed_pipe_ends_quietly(argv: list[str], status: int) -> None:
+    """`cribbage-service ... | head -1` without a BrokenPipeError traceback: the reader is gone
+    before the command writes anything, so every run meets the closed pipe (no race)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([str(COMMAND), *argv], stdout=write, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write)
+    assert proc.stderr.decode() == ""
+    assert proc.returncode == status

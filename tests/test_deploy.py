@@ -248,8 +248,8 @@ def test_replicas_probes_and_shutdown(res, pod):
     assert re.search(rf"location\s*=\s*{re.escape(liveness)}\s*\{{", nginx_conf(res))
     # Room for the preStop sleep and gunicorn's graceful_timeout.
     sleep = int(service["lifecycle"]["preStop"]["exec"]["command"][-1])
-    graceful = re.search(r"(?m)^graceful_timeout\s*=\s*(\d+)", (ROOT / "gunicorn.conf.py").read_text())
-    assert graceful, "gunicorn.conf.py sets graceful_timeout"
+    graceful = re.search(r"(?m)^graceful_timeout\s*=\s*(\d+)", (ROOT / "service/gunicorn_conf.py").read_text())
+    assert graceful, "service/gunicorn_conf.py sets graceful_timeout"
     assert pod["terminationGracePeriodSeconds"] >= sleep + int(graceful.group(1))
 
 

@@ -2,7 +2,8 @@
 default threshold, and the settings the deploy relies on stay: the base image a
 build argument (default python:3.11-slim), Debian's nginx installed (the pod's
 proxy container runs it from this image), a non-root numeric user matching
-deploy/kubernetes, a HEALTHCHECK without curl, the git revision for /version.
+deploy/kubernetes, a HEALTHCHECK without curl, the git revision for /version,
+and the image installs the wheel a build stage made, not the source tree.
 
 The image itself is built and run by ``make image-check`` (deploy/image-check.sh),
 not here: it needs root, debootstrap, buildah and minutes.
@@ -48,20 +49,37 @@ def test_hadolint_would_see_a_problem():
 def test_the_base_image_is_a_build_argument():
     ins = instructions()
     assert ins[0] == ("ARG", "PYTHON_IMAGE=python:3.11-slim")
-    assert [a for i, a in ins if i == "FROM"] == ["${PYTHON_IMAGE} AS kernel", "${PYTHON_IMAGE}"]
+    assert [a for i, a in ins if i == "FROM"] == ["${PYTHON_IMAGE} AS base", "base AS build", "base"]
+
+
+def stages() -> list[list[tuple[str, str]]]:
+    """The instructions of each stage (from its FROM on)."""
+    out: list[list[tuple[str, str]]] = []
+    for ins in instructions():
+        if ins[0] == "FROM":
+            out.append([])
+        if out:
+            out[-1].append(ins)
+    return out
+
+
+def test_the_image_installs_the_built_wheel_not_the_source():
+    base, build, image = stages()
+    assert ("COPY", "service ./service") in build
+    assert any(i == "RUN" and a.startswith("pip wheel --no-deps --wheel-dir /wheels .") for i, a in build)
+    assert ("COPY", "--from=build /wheels /wheels") in image
+    run = " ".join(a for i, a in image if i == "RUN")
+    assert "pip install --no-compile /wheels/*.whl" in run and "rm -rf /wheels" in run
+    assert " -e " not in run and not [a for i, a in image if i == "COPY" and "--from=build" not in a]
 
 
 def test_the_image_runs_the_compiled_kernel():
-    """A build stage with a C compiler compiles the kernel (its failure fails the build); the final
-    stage, without one, takes the extension module and refuses to build an image that would not run it."""
-    ins = instructions()
-    final = max(i for i, (name, _) in enumerate(ins) if name == "FROM")
-    stage = " ".join(a for i, a in ins[:final] if i == "RUN")
-    assert "gcc" in stage and "mypy==2.4.1" in stage and "setup.py build_ext" in stage
-    after = ins[final:]
-    assert ("COPY", "--from=kernel /out/ /tmp/kernel/") in after
-    run = " ".join(a for i, a in after if i == "RUN")
-    assert "CRIBBAGE_KERNEL_COMPILE=0 pip install" in run and 'engine.KERNEL == "compiled"' in run
+    """The wheel is built where a C compiler is, so setup.py compiles the kernel into it; the image
+    refuses to build if what it installed would run the interpreted kernel."""
+    _, build, image = stages()
+    run = " ".join(a for i, a in build if i == "RUN")
+    assert "gcc" in run and ("COPY", "pyproject.toml setup.py README.md LICENSE ./") in build
+    assert 'engine.KERNEL == "compiled"' in " ".join(a for i, a in image if i == "RUN")
 
 
 def test_nginx_and_a_venv_are_installed():
@@ -83,7 +101,7 @@ def test_healthcheck_and_cmd():
     ins = dict(instructions())
     assert "urllib.request" in ins["HEALTHCHECK"] and "/healthz" in ins["HEALTHCHECK"]
     assert "curl" not in ins["HEALTHCHECK"]
-    assert ins["CMD"] == '["gunicorn", "-c", "gunicorn.conf.py"]'
+    assert ins["CMD"] == '["cribbage-service", "serve"]'
 
 
 def test_the_revision_reaches_version():
@@ -92,8 +110,7 @@ def test_the_revision_reaches_version():
     assert "CRIBBAGE_GIT_REVISION=${GIT_REVISION}" in " ".join(a for i, a in ins if i == "ENV")
 
 
-@pytest.mark.parametrize("name", ["pyproject.toml", "setup.py", "README.md", "LICENSE", "service", "openapi.yaml",
-                                  "gunicorn.conf.py"])
+@pytest.mark.parametrize("name", ["pyproject.toml", "setup.py", "README.md", "LICENSE", "service"])
 def test_what_is_copied_exists_and_is_not_ignored(name):
     assert (ROOT / name).exists()
     ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()]

@@ -37,8 +37,14 @@ def post_json(client: httpx.Client, url: str, body: dict, deadline: float) -> tu
     return r.status_code, r.json()
 
 
-def test_a_whole_plain_game_over_gunicorn(tmp_path):
-    with gunicorn(tmp_path / "gunicorn.log") as base:
+# Each game also runs with the workers' state cache off: every request is replayed
+# from its state, so a state one worker answered must restore on the other.
+CACHE = pytest.mark.parametrize("state_cache", ["2048", "0"], ids=["cache", "no-cache"])
+
+
+@CACHE
+def test_a_whole_plain_game_over_gunicorn(tmp_path, state_cache):
+    with gunicorn(tmp_path / "gunicorn.log", CRIBBAGE_STATE_CACHE=state_cache) as base:
         deadline = time.monotonic() + GAME_SECONDS
         with httpx.Client(base_url=base, timeout=10) as client:
             out = play_game(lambda url, body: post_json(client, url, body, deadline),
@@ -87,11 +93,12 @@ class SeatClient:
         self._http.close()
 
 
-def test_a_whole_sealed_3_player_game_with_a_client_per_seat(tmp_path):
+@CACHE
+def test_a_whole_sealed_3_player_game_with_a_client_per_seat(tmp_path, state_cache):
     secret = "e2e-" + "k" * 40
     oracle = Sealer(secret)  # the test's, to check what each seat was shown; no client has it
     rng = random.Random(2025)
-    with gunicorn(tmp_path / "gunicorn.log", CRIBBAGE_STATE_SECRET=secret) as base:
+    with gunicorn(tmp_path / "gunicorn.log", CRIBBAGE_STATE_SECRET=secret, CRIBBAGE_STATE_CACHE=state_cache) as base:
         deadline = time.monotonic() + GAME_SECONDS
         with httpx.Client(base_url=base, timeout=10) as platform:
             status, latest = post_json(platform, START, {"options": {"players": 3}}, deadline)

@@ -94,7 +94,8 @@ def test_access_log_has_request_id(server):
 
 @pytest.mark.parametrize("agent", ["httpx", 'a "quoted" agent', None])
 def test_lean_access_log_writes_gunicorn_s_line(agent, monkeypatch, tmp_path):
-    """gunicorn.conf.py's AccessLogger: the very line gunicorn's own Logger writes for the format."""
+    """The settings' AccessLogger (service/gunicorn_conf.py): the very line gunicorn's own Logger
+    writes for the format."""
     import datetime
     import io
     import logging
@@ -106,7 +107,7 @@ def test_lean_access_log_writes_gunicorn_s_line(agent, monkeypatch, tmp_path):
     # Reading the conf sets PROMETHEUS_MULTIPROC_DIR unless it is set: keep it out of
     # this process's environment, or every later in-process metrics test would see it.
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
-    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    conf = runpy.run_path(str(ROOT / "service" / "gunicorn_conf.py"))  # run afresh, as gunicorn reads it
 
     class Resp:
         status = "201 Created"

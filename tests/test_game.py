@@ -33,7 +33,9 @@ from service.core.game import (
     Deal,
     Discard,
     GameAction,
+    CutForDeal,
     GameEvent,
+    GameOver,
     GameState,
     Go,
     PlayCard,
@@ -51,9 +53,10 @@ from service.core.game import (
 )
 from service.core.game.deck import pack
 from service.core.game.state import cut_for_deal
-from service.core.game.state_json import from_json, to_json
-from service.core.game.views import event_json
-from service.core.options import GameOptions, outcome
+from service.boundary.state import state_from_json, state_to_json
+from service.boundary.events import event_json
+from service.boundary.options import options_from_json
+from service.core.options import GameOptions, Loser, Outcome, outcome
 
 # -- helpers -------------------------------------------------------------------
 
@@ -155,7 +158,7 @@ def at_deal_start(options: GameOptions, start_pegs: tuple[tuple[int, int], ...])
     """The start of a later deal (deal players + 1, dealt by seat 0 again, the
     first dealer) with the pegs ``start_pegs``, restored as a client would send it."""
     n = options.players
-    return restore(GAME_ID, options, 0, None, n + 1, 0, start_pegs, 30 * n, "ab" * 32, None, ())
+    return restore(GAME_ID, options, 0, None, n + 1, 0, start_pegs, 30 * n, "ab" * 32, ())
 
 
 # -- two players: one full hand ------------------------------------------------
@@ -352,10 +355,9 @@ def test_his_heels_wins_the_game_at_119() -> None:
     # 119 + 2 = 121: the game ends at the cut, before a card is played
     assert pegs(g) == ((121, 119), (100, 90))
     assert g.phase == "over" and g.to_act() == [] and legal(g) == []
-    assert result(g) == {"winner": 0, "losers": [{"side": 1, "score": 100, "result": None, "games": 1}],
-                         "next_first_dealer": 1}
+    assert result(g) == Outcome(0, (Loser(1, 100, None, 1),), next_first_dealer=1)
     assert [e.type for e in events] == ["starter", "game_over", "deal_record"]
-    assert events[1] == GameEvent("game_over", g.deal)
+    assert events[1] == GameOver(g.deal)
     # a game over mid-deal still gives its record; the history is not folded on
     assert events[2].record == ("deal 0 5H5D5CJSKHQH.AC2C3C4C6D7D/", "discard 1 6D7D", "discard 0 KHQH",
                                 "cut 1 JD")
@@ -374,7 +376,7 @@ def test_his_heels_at_118_is_not_enough_and_play_goes_on() -> None:
 def test_his_heels_win_with_a_skunk() -> None:
     g = _at_cut(client(skunk=True), ((119, 115), (80, 70)))
     g, _ = apply_action(g, CUT(1, "JH"))
-    assert result(g)["losers"] == [{"side": 1, "score": 80, "result": "skunk", "games": 2}]
+    assert result(g).losers == (Loser(1, 80, "skunk", 2),)
 
 
 # -- the game ends mid-show ----------------------------------------------------------
@@ -402,8 +404,8 @@ def test_pone_pegs_out_in_the_show_before_the_dealer_counts() -> None:
     # pone 110 + 11 = 121: out; the dealer's 29 and the crib are never counted
     assert fronts(g) == (100, 121)
     assert g.phase == "over"
-    assert result(g)["winner"] == 1
-    assert result(g)["losers"] == [{"side": 0, "score": 100, "result": None, "games": 1}]
+    assert result(g).winner == 1
+    assert result(g).losers == (Loser(0, 100, None, 1),)
     assert [e.type for e in events] == ["count", "game_over", "deal_record"]
     with pytest.raises(IllegalError) as exc:
         apply_action(g, COUNT(0))
@@ -418,7 +420,7 @@ def test_show_stops_scoring_at_the_item_that_reaches_the_target() -> None:
     # fifteen 2 (117), run of five 5 (122: out); the flush (4) is after the end
     assert kinds(events[0]) == [(1, "fifteen", 2), (1, "run", 5)]
     assert fronts(g) == (100, 122)
-    assert g.phase == "over" and result(g)["winner"] == 1
+    assert g.phase == "over" and result(g).winner == 1
 
 
 def test_dealer_pegs_out_with_his_hand_before_the_crib() -> None:
@@ -429,7 +431,7 @@ def test_dealer_pegs_out_with_his_hand_before_the_crib() -> None:
     # fifth pair; the sixth pair, nobs and the crib are never scored
     assert [k for _, k, _ in kinds(events[0])] == ["fifteen"] * 8 + ["pair"] * 5
     assert fronts(g) == (121, 31)
-    assert g.phase == "over" and result(g)["winner"] == 0
+    assert g.phase == "over" and result(g).winner == 0
 
 
 # -- three players --------------------------------------------------------------------
@@ -711,7 +713,7 @@ def test_game_to_61_ends_mid_play_and_nothing_after_is_scored() -> None:
     # the 5H makes fifteen (2): 59 + 2 = 61, the game is over; the pair royal (6) is not scored
     assert kinds(events[0]) == [(3, "fifteen", 2)]
     assert pegs(g) == ((40, 38), (61, 59))
-    assert g.phase == "over" and result(g)["winner"] == 1
+    assert g.phase == "over" and result(g).winner == 1
     assert [e.type for e in events] == ["play", "game_over", "deal_record"]
     for action in (PLAY(0, "5S"), GO(0), COUNT(1), Deal(0)):
         with pytest.raises(IllegalError) as exc:
@@ -724,7 +726,7 @@ def test_game_to_61_skunk_line_is_31() -> None:
     o = client(4, target=61, skunk=True)
     g, _ = run(at_deal_start(o, ((28, 20), (59, 55))), shifted(SCRIPT_4[:8], (28, 59)))
     g, _ = apply_action(g, PLAY(3, "5H"))
-    assert result(g)["losers"] == [{"side": 0, "score": 30, "result": "skunk", "games": 2}]
+    assert result(g).losers == (Loser(0, 30, "skunk", 2),)
 
 
 def test_game_to_61_at_60_needs_one_more() -> None:
@@ -734,7 +736,7 @@ def test_game_to_61_at_60_needs_one_more() -> None:
     g, _ = run(g, [(PLAY(0, "JS"), (11, 60))])
     assert g.phase == "show"
     g, _ = apply_action(g, COUNT(1))  # 60 + 2 = 62 at the first fifteen
-    assert g.phase == "over" and pegs(g)[1] == (62, 60) and result(g)["winner"] == 1
+    assert g.phase == "over" and pegs(g)[1] == (62, 60) and result(g).winner == 1
 
 
 # -- muggins ---------------------------------------------------------------------------
@@ -870,18 +872,28 @@ def test_tournament_leader_may_not_go() -> None:
     ({"target": 61, "skunk": True}, 31, None, 1),
     ({"target": 61, "skunk": True}, 30, "skunk", 2),
     ({"target": 61, "skunk": True}, 5, "skunk", 2),   # no double skunk in a game to 61
-    ({"target": 61, "lurch": True}, 20, None, 1),     # lurch is a 121 game's
 ])
 def test_outcome(opts: dict, loser: int, result_: str | None, games: int) -> None:
     o = GameOptions(**opts)
     out = outcome(o, 0, [o.target, loser])
-    assert out == {"winner": 0, "losers": [{"side": 1, "score": loser, "result": result_, "games": games}]}
+    assert out == Outcome(0, (Loser(1, loser, result_, games),))
+
+
+def test_no_lurch_in_a_game_to_61() -> None:
+    """Decision (docs/rules.md, "Lurch"): a game to 61 has no lurch line, so the
+    lurch is refused when the game starts, as match scoring refuses it."""
+    with pytest.raises(MalformedError) as exc:
+        GameOptions(target=61, lurch=True)
+    assert exc.value.field == "lurch"
+    with pytest.raises(MalformedError) as exc:
+        options_from_json({"target": 61, "lurch": True})
+    assert exc.value.at == ("lurch",)
+    assert GameOptions(target=121, lurch=True).lurch
 
 
 def test_three_player_outcome_has_each_loser() -> None:
     out = outcome(GameOptions(players=3, skunk=True), 2, [95, 55, 121])
-    assert out["losers"] == [{"side": 0, "score": 95, "result": None, "games": 1},
-                             {"side": 1, "score": 55, "result": "double_skunk", "games": 3}]
+    assert out.losers == (Loser(0, 95, None, 1), Loser(1, 55, "double_skunk", 3))
 
 
 def test_game_double_skunk_and_lurch_results() -> None:
@@ -890,8 +902,8 @@ def test_game_double_skunk_and_lurch_results() -> None:
                                   ({"skunk": True, "double_skunk_games": 4}, 10, ("double_skunk", 4))):
         g = _at_cut(client(**opts), ((119, 115), (loser, loser - 2)))
         g, _ = apply_action(g, CUT(1, "JC"))
-        (entry,) = result(g)["losers"]
-        assert (entry["result"], entry["games"]) == expected
+        (entry,) = result(g).losers
+        assert (entry.result, entry.games) == expected
 
 
 def test_next_first_dealer() -> None:
@@ -899,7 +911,7 @@ def test_next_first_dealer() -> None:
     for opts, expected in (({"loser_deals_first": True}, 0), ({}, 1)):
         g = _at_show(client(**opts), ((100, 90), (110, 100)))
         g, _ = apply_action(g, COUNT(1))
-        assert result(g)["winner"] == 1 and result(g)["next_first_dealer"] == expected
+        assert result(g).winner == 1 and result(g).next_first_dealer == expected
 
 
 # -- the cut for deal ----------------------------------------------------------------------
@@ -933,7 +945,7 @@ def test_cut_for_deal(opts: dict, cuts: str, dealer: int | None) -> None:
     else:
         g, events = new_game(o, cuts=cs(cuts))
         assert g.dealer == g.first_dealer == dealer and g.to_act() == [dealer]
-        assert events == [GameEvent("cut_for_deal", 0, dealer, cs(cuts))]
+        assert events == [CutForDeal(0, dealer, cs(cuts))]
 
 
 def test_cut_for_deal_input_errors() -> None:
@@ -1203,7 +1215,7 @@ def test_different_deck_seeds_deal_different_cards() -> None:
 
 
 def _resent(state: GameState) -> GameState:
-    return from_json(orjson.loads(orjson.dumps(to_json(state))))
+    return state_from_json(orjson.loads(orjson.dumps(state_to_json(state))))
 
 
 def test_a_resent_state_deals_the_same_cards() -> None:

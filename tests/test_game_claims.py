@@ -51,14 +51,14 @@ def test_false_claim_of_game_award_can_win_for_the_opponent() -> None:
     """The dealer on 118 receives the 5: he reaches 121 and wins; the set back is not pegged."""
     g = _at_show(client(tournament=True), ((118, 100), (105, 100)))
     g, events = apply_action(g, COUNT(1, claim=20))
-    assert g.phase == "over" and result(g)["winner"] == 0
+    assert g.phase == "over" and result(g).winner == 0
     assert kinds(events[0])[-1] == (0, "false_claim_of_game", 5)
 
 
 def test_an_over_claim_that_really_goes_out_is_only_corrected() -> None:
     g = _at_show(client(tournament=True), ((100, 90), (112, 100)))  # 112 + 11 = 123: out
     g, _ = apply_action(g, COUNT(1, claim=20))
-    assert g.phase == "over" and result(g)["winner"] == 1
+    assert g.phase == "over" and result(g).winner == 1
 
 
 def test_tournament_play_claim_stands() -> None:

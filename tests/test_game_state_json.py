@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.core.cards import CARDS
-from service.core.errors import MalformedError
+from service.core.errors import MalformedError, located
 from service.core.game import (
     Count,
     Cut,
@@ -31,8 +31,8 @@ from service.core.game import (
     new_game,
     parse_action,
 )
-from service.core.game.state_json import VERSION, from_json, to_json
-from service.core.game.views import view
+from service.boundary.state import VERSION, state_from_json, state_to_json
+from service.boundary.views import view_json
 from service.core.options import GameOptions
 
 # -- states to work on ----------------------------------------------------------
@@ -91,7 +91,7 @@ def _first(phase: str, options: GameOptions | None = None, pred: Callable[[GameS
 
 
 def _json(state: GameState) -> dict[str, Any]:
-    return orjson.loads(orjson.dumps(to_json(state)))
+    return orjson.loads(orjson.dumps(state_to_json(state)))
 
 
 def _play_state(options: GameOptions = SERVER, deal: int = 2) -> dict[str, Any]:
@@ -104,8 +104,9 @@ def _deal_1(phase: str, options: GameOptions = SERVER) -> dict[str, Any]:
 
 
 def _reject(data: Any, field: str | None) -> MalformedError:
-    with pytest.raises(MalformedError) as exc:
-        from_json(data)
+    """The error reading ``data`` as the ``state`` of a request (located there, as the HTTP layer does)."""
+    with pytest.raises(MalformedError) as exc, located("state"):
+        state_from_json(data)
     if field is not None:
         assert exc.value.field == field, (exc.value.field, exc.value.message)
     return exc.value
@@ -135,12 +136,12 @@ def test_every_phase_is_covered() -> None:
 
 def test_round_trip_every_state() -> None:
     for s in ALL_STATES:
-        data = to_json(s)
+        data = state_to_json(s)
         wire = orjson.loads(orjson.dumps(data))
         assert wire == data
-        back = from_json(wire)
+        back = state_from_json(wire)
         assert back == s
-        assert to_json(back) == data
+        assert state_to_json(back) == data
         assert legal(back) == legal(s)
 
 
@@ -152,7 +153,7 @@ def test_restored_state_plays_on_identically() -> None:
             continue
         a = _choose(s, rnd)
         x, ex = apply_action(s, a)
-        y, ey = apply_action(from_json(_json(s)), a)
+        y, ey = apply_action(state_from_json(_json(s)), a)
         assert x == y and ex == ey
 
 
@@ -164,7 +165,7 @@ def test_to_json_shape() -> None:
     assert data["options"] == {"deck": "seeded", "seed": "json-2"}  # only what differs from the defaults
     assert len(data["game_id"]) == 32 and len(data["deck_seed"]) == 32 and len(data["history"]) == 64
     assert all(isinstance(t, str) for t in data["actions"])
-    assert [parse_action(t) for t in data["actions"]] == list(from_json(data).actions)
+    assert [parse_action(t) for t in data["actions"]] == list(state_from_json(data).actions)
     assert data["actions"][0].startswith(f"deal {data['dealer']} ")  # the dealt cards, in the record
     assert data["seq"] > len(data["actions"])
     client = _json(_first("play", CLIENT))
@@ -191,7 +192,7 @@ def test_unknown_and_derived_fields_are_rejected(key: str, value: Any) -> None:
     assert repr(key) in e.message
 
 
-@pytest.mark.parametrize("key", sorted(to_json(ALL_STATES[0])))
+@pytest.mark.parametrize("key", sorted(state_to_json(ALL_STATES[0])))
 def test_missing_fields(key: str) -> None:
     e = _reject(_mutated(lambda d: d.pop(key)), f"state/{key}")
     assert key in e.message
@@ -439,7 +440,7 @@ def test_not_an_object_names_the_state(garbage: Any) -> None:
 
 
 @pytest.mark.parametrize("garbage", [{}, {"version": 2}, {"version": 1}, {"version": 2, "options": {}},
-                                     {k: None for k in to_json(ALL_STATES[0])}])
+                                     {k: None for k in state_to_json(ALL_STATES[0])}])
 def test_partial_objects(garbage: Any) -> None:
     _reject(garbage, None)
 
@@ -470,17 +471,23 @@ def test_junk_in_each_field(key: str, value: Any) -> None:
     assert e.field == f"state/{key}" or e.field.startswith(f"state/{key}/"), e.field
 
 
-def test_deal_cards_is_a_pack() -> None:
-    """``deal_cards`` (a format-1 state's pack, given outright) must be 52 distinct cards."""
-    _reject(_mutated(lambda d: d.update(deal_cards="5H" * 52)), None)
-    _reject(_mutated(lambda d: d.update(deal_cards="5H")), "state/deal_cards")
-    _reject(_mutated(lambda d: d.update(deal_cards=None)), "state/deal_cards")
-    _reject(_mutated(lambda d: d.update(deal_cards=["5H"] * 52)), "state/deal_cards")
+def test_deal_cards_is_no_longer_a_field() -> None:
+    """``deal_cards`` (format 1's pack, given outright) went with format 1: an unknown field."""
+    _reject(_mutated(lambda d: d.update(deal_cards="5H" * 52)), "state/deal_cards")
+
+
+def test_format_1_is_refused_saying_so() -> None:
+    """A format-1 state is refused on its version, with a sentence that says format 1 is
+    no longer read (whatever else it holds); any other version is refused as well."""
+    e = _reject({"version": 1, "phase": "deal", "log": []}, "state/version")
+    assert "format 1 is no longer read" in e.message
+    e = _reject(_mutated(lambda d: d.update(version=3)), "state/version")
+    assert "format 2 only" in e.message
 
 
 # -- fuzzing: only MalformedError, or a state that works ------------------------------------
 
-STATE_KEYS = sorted(to_json(ALL_STATES[0]))
+STATE_KEYS = sorted(state_to_json(ALL_STATES[0]))
 CARD_TEXTS = [str(c) for c in CARDS]
 SAMPLES = [_json(s) for s in ALL_STATES[::11]] + [_json(s) for s in ALL_STATES if s.phase == "over"] + [
     _play_state()]
@@ -498,14 +505,14 @@ state_like = st.fixed_dictionaries({}, optional={k: junk for k in STATE_KEYS})
 
 def _only_malformed(data: Any) -> None:
     try:
-        state = from_json(data)
+        state = state_from_json(data)
     except MalformedError:
         return
     # accepted: it must be a state that reads back the same and plays on
-    out = to_json(state)
-    assert from_json(orjson.loads(orjson.dumps(out))) == state
+    out = state_to_json(state)
+    assert state_from_json(orjson.loads(orjson.dumps(out))) == state
     for seat in [None, *range(state.options.players)]:
-        view(state, seat)
+        view_json(state, seat)
     acts = legal(state)
     if acts and not (state.options.deck == "client" and type(acts[0]) in (Deal, Cut)):
         apply_action(state, acts[0])

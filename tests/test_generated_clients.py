@@ -1,28 +1,34 @@
-"""Clients generated from openapi.yaml, driven against a real gunicorn (gunicorn.conf.py).
+"""Clients generated from openapi.yaml by ``make clients``' script (tools/clients.py), driven
+against a real gunicorn (gunicorn.conf.py).
 
-* Python: ``openapi-python-client`` generates a client package into a
-  temporary directory (never committed); the test imports it and, through its
-  typed functions and models only, scores a hand and plays a whole plain game
-  (start, ``advance`` with the first legal action until the phase is
-  ``over``, a ``view`` now and then).  Every answer parsed by a generated
-  model must turn back into exactly the JSON the service sent
-  (``to_dict()``), and each next request is built from those models.
-  The generator's warnings about openapi.yaml fail the test, quoting it (the
-  one warning accepted: ``GET /openapi.yaml`` answers YAML, which it cannot
-  type).
-* TypeScript: in a temporary directory, npm installs the versions pinned in
-  tests/clients/package.json (openapi-typescript, openapi-fetch, typescript);
-  ``openapi-typescript`` generates ``schema.d.ts``; ``tsc --checkJs`` checks
-  tests/clients/play.mjs against it; node runs play.mjs, which scores a hand
-  and plays one whole hand of a game with openapi-fetch and prints JSON,
-  checked here.  Skipped only when node or npm is missing.
+* Python: tools/clients.py's ``python_client`` generates the package
+  (openapi-python-client) into a temporary directory (never committed); the
+  test imports it and, through its typed functions and models only, scores a
+  hand and plays a whole plain game (start, ``advance`` with the first legal
+  action until the phase is ``over``, a ``view`` now and then).  Every answer
+  parsed by a generated model must turn back into exactly the JSON the
+  service sent (``to_dict()``), and each next request is built from those
+  models.  The generator's warnings about openapi.yaml fail the test, quoting
+  it (the one warning accepted: ``GET /openapi.yaml`` answers YAML, which it
+  cannot type).  The README's Python example runs as written (its base URL
+  the server's) and prints what its comments say.
+* TypeScript: tools/clients.py's ``typescript_client`` installs the npm
+  versions pinned in tools/typescript-client/ and generates ``schema.d.ts``
+  (openapi-typescript) beside ``client.mjs``; ``tsc --checkJs`` checks
+  tests/clients/play.mjs and the README's TypeScript example against the
+  generated types; node runs both: play.mjs scores a hand and plays one whole
+  hand of a game and prints JSON, checked here; the README's example prints
+  what its comments say.  Skipped only when node or npm is missing.
 
 Every step is bounded in time; the server is always stopped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.util
+import io
 import json
 import os
 import re
@@ -37,9 +43,22 @@ import pytest
 from gunicorn_server import gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
-OPENAPI = ROOT / "openapi.yaml"
 CLIENTS = Path(__file__).resolve().parent / "clients"
-PACKAGE = "cribbage_client"
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+README_BASE = "http://localhost:8000"
+"""The base URL the README's examples call, replaced by the test server's."""
+
+
+def _load_tools():
+    spec = importlib.util.spec_from_file_location("clients_tool", ROOT / "tools" / "clients.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TOOL = _load_tools()
+"""tools/clients.py, the script behind ``make clients``."""
+PACKAGE = TOOL.PACKAGE
 HAND = {"cards": ["5H", "5C", "5S", "JD"], "starter": "5D", "crib": False}
 GAME_SECONDS = 120
 
@@ -82,33 +101,45 @@ def generator_complaints(log: str) -> list[str]:
     return complaints
 
 
-def generate_python_client(spec: Path, out: Path) -> tuple[Any, str]:
-    """Generate the client package of ``spec`` under ``out``; import it; return (package, log)."""
-    config = out / "generator.yaml"
-    config.write_text(f"package_name_override: {PACKAGE}\nproject_name_override: cribbage-client\n")
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = run([sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec),
-                "--output-path", str(out / "client"), "--meta", "none", "--config", str(config)],
-               cwd=out, timeout=300, env=env)
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"openapi-python-client refused {spec.name}:\n{log}"
+def readme_example(language: str) -> str:
+    """The README's one example in ``language`` (a fenced block of the Clients section)."""
+    section = README[README.index("### Clients"):]
+    section = section[:section.index("\n## ")]
+    (block,) = re.findall(rf"(?ms)^```{language}\n(.*?)^```", section)
+    return block
+
+
+def comments(example: str) -> list[str]:
+    """The output an example's lines promise in their comments: ``print(...)  # <what>``."""
+    return [m.group(1) for m in re.finditer(r"(?:print|console\.log)\(.*\);?\s+(?:#|//) (.*)$", example, re.M)]
+
+
+def matches(promised: str, printed: str) -> bool:
+    """A printed line against its comment, with the comment's ``...`` standing for any text."""
+    return re.fullmatch(".*".join(re.escape(part) for part in promised.split("...")), printed) is not None
+
+
+def generate_python_client(out: Path) -> tuple[Any, str]:
+    """Generate the client package with tools/clients.py under ``out``; import it; return (package, log)."""
+    try:
+        log = TOOL.python_client(out / "python")
+    except TOOL.GenerationError as e:
+        pytest.fail(f"openapi-python-client refused openapi.yaml:\n{e}")
     complaints = generator_complaints(log)
     assert not complaints, (
-        f"openapi-python-client mis-generates {len(complaints)} part(s) of {spec.name} "
+        f"openapi-python-client mis-generates {len(complaints)} part(s) of openapi.yaml "
         "(the client would lack these operations, answers or models):\n\n" + "\n\n----\n\n".join(complaints))
-    sys.path.insert(0, str(out))
+    sys.path.insert(0, str(out / "python"))
     try:
-        # --meta none writes the package itself at the output path.
-        (out / PACKAGE).symlink_to(out / "client", target_is_directory=True)
         return importlib.import_module(PACKAGE), log
     finally:
-        sys.path.remove(str(out))
+        sys.path.remove(str(out / "python"))
 
 
 @pytest.fixture()
 def python_client(tmp_path) -> Any:
     """Generates and imports the client in the test itself (a refusal is a failure, not an error)."""
-    yield lambda: generate_python_client(OPENAPI, tmp_path)[0]
+    yield lambda: generate_python_client(tmp_path)[0]
     for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
         del sys.modules[name]
 
@@ -179,38 +210,64 @@ def test_python_client_scores_a_hand_and_plays_a_whole_game(server, python_clien
     print(f"python client: a whole game in {steps} advances and {views} views, scores {front}")
 
 
+def test_the_readmes_python_example(server, python_client):
+    python_client()  # generated by tools/clients.py and imported, as `pip install clients/python` would
+    example = readme_example("python")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(example.replace(README_BASE, server), "README.md (Python client)", "exec"), {})
+    printed = out.getvalue().strip().splitlines()
+    promised = comments(example)
+    assert len(promised) == len(printed) == 2, (promised, printed)
+    for want, got in zip(promised, printed):
+        assert matches(want, got), (want, got)
+
+
 # --- TypeScript: openapi-typescript + openapi-fetch ------------------------------------------
 
 NODE, NPM = shutil.which("node"), shutil.which("npm")
+needs_node = pytest.mark.skipif(not (NODE and NPM),
+                                reason="node and npm are needed for the TypeScript client (not found on PATH)")
 
 
-@pytest.mark.skipif(not (NODE and NPM), reason="node and npm are needed for the TypeScript client (not found on PATH)")
-def test_typescript_client_scores_a_hand_and_plays_a_hand(server, tmp_path):
-    work = tmp_path / "ts"
-    work.mkdir()
-    for name in ("package.json", "package-lock.json", "play.mjs"):
-        shutil.copy(CLIENTS / name, work / name)
-    env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_fund": "false",
-           "npm_config_audit": "false"}
-    proc = run([NPM, "ci", "--no-audit", "--no-fund"], cwd=work, timeout=300, env=env)
-    assert proc.returncode == 0, f"npm ci failed:\n{proc.stdout}\n{proc.stderr}"
-    npx = [NPM, "exec", "--no", "--"]
-
-    # Request fields with a default (GameOptions.players, .target) are optional to a client:
-    # --default-non-nullable false, or the generated types would demand them.
-    proc = run([*npx, "openapi-typescript", str(OPENAPI), "-o", "schema.d.ts", "--default-non-nullable", "false"],
-               cwd=work, timeout=300, env=env)
+@pytest.fixture(scope="module")
+def typescript_client(tmp_path_factory, server) -> Path:
+    """The TypeScript client made by tools/clients.py, with tests/clients/play.mjs and the
+    README's example (as readme.mjs, its import and base URL this folder's and the server's)
+    beside it, both type-checked against the generated types."""
+    work = tmp_path_factory.mktemp("typescript")
+    try:
+        out = TOOL.typescript_client(work)
+    except TOOL.GenerationError as e:
+        pytest.fail(str(e))
+    assert not re.search(r"(?i)\b(warn|error)", out.split("openapi-typescript", 1)[-1]), \
+        f"openapi-typescript complained:\n{out}"
+    shutil.copy(CLIENTS / "play.mjs", work / "play.mjs")
+    example = readme_example("js").replace("./clients/typescript/client.mjs", "./client.mjs")
+    (work / "readme.mjs").write_text("// @ts-check\n" + example.replace(README_BASE, server))
+    proc = run([NPM, "exec", "--no", "--", "tsc", "--noEmit", "--allowJs", "--checkJs", "--strict",
+                "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node",
+                "play.mjs", "readme.mjs"], cwd=work, timeout=300)
     out = proc.stdout + proc.stderr
-    assert proc.returncode == 0 and (work / "schema.d.ts").exists(), f"openapi-typescript failed:\n{out}"
-    assert not re.search(r"(?i)\b(warn|error)", out), f"openapi-typescript complained:\n{out}"
+    assert proc.returncode == 0, f"play.mjs or the README's example does not type-check against the generated types:\n{out}"
+    return work
 
-    proc = run([*npx, "tsc", "--noEmit", "--allowJs", "--checkJs", "--strict", "--target", "es2022",
-                "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node", "play.mjs"],
-               cwd=work, timeout=300, env=env)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, f"play.mjs does not type-check against the generated types:\n{out}"
 
-    proc = run([NODE, "play.mjs", server], cwd=work, timeout=GAME_SECONDS, env=env)
+@needs_node
+def test_the_readmes_typescript_example(server, typescript_client):
+    example = readme_example("js")
+    proc = run([NODE, "readme.mjs"], cwd=typescript_client, timeout=60)
+    assert proc.returncode == 0, f"the README's TypeScript example failed:\n{proc.stdout}\n{proc.stderr}"
+    printed = proc.stdout.strip().splitlines()
+    promised = comments(example)
+    assert len(promised) == len(printed) == 2, (promised, printed)
+    for want, got in zip(promised, printed):
+        assert matches(want, got), (want, got)
+
+
+@needs_node
+def test_typescript_client_scores_a_hand_and_plays_a_hand(server, typescript_client):
+    proc = run([NODE, "play.mjs", server], cwd=typescript_client, timeout=GAME_SECONDS)
     assert proc.returncode == 0, f"play.mjs failed:\n{proc.stdout}\n{proc.stderr}"
     result = json.loads(proc.stdout.strip().splitlines()[-1])
 

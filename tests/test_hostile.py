@@ -29,7 +29,6 @@ import json
 import socket
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -203,8 +202,11 @@ def live_state(port) -> dict:
 
 
 def _v1_state() -> dict:
-    corpus = json.loads((Path(__file__).parent / "data" / "v1_states.json").read_text())
-    return next(s["plain"] for s in corpus["states"] if s["plain"]["phase"] == "discard")
+    """A format-1 plain state (retired: refused on its version, whatever else it holds)."""
+    return {"version": 1, "options": {"players": 2, "target": 121}, "phase": "discard", "hand": 1,
+            "dealer": 0, "first_dealer": 0, "to_act": [0, 1], "scores": [{"front": 0, "back": 0}] * 2,
+            "hands": [["AC", "2C", "3C", "4C", "5C", "6C"], ["AD", "2D", "3D", "4D", "5D", "6D"]], "crib": [],
+            "starter": None, "deck": None, "play": None, "shown": 0, "result": None, "log": []}
 
 
 # ---------------------------------------------------------------- generic kinds, every operation

@@ -85,7 +85,7 @@ def test_pegging_advise_bad_requests(plain, extra, field):
 
 
 def _start(client, **extra):
-    r = client.simulate_post("/v1/games", json={"options": {"deck": "seeded", "seed": "advice"}, "dealer": 0, **extra})
+    r = client.simulate_post("/v1/games", json={"options": {"deck": "seeded", "seed": "advice, a secret seed of 32 characters or more"}, "dealer": 0, **extra})
     assert r.status_code == 201, r.text
     return r.json
 

@@ -26,7 +26,7 @@ import pytest
 from conftest import fields, problem
 
 from service.app import create_app
-from service.core.game.state_json import from_json
+from service.boundary.state import state_from_json
 
 START = "/v1/games"
 ADVANCE = "/v1/games/advance"
@@ -146,7 +146,7 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
     else:
         state = body["state"]
         assert isinstance(state, dict)
-        assert set(state) - {"deal_cards"} == STATE_KEYS, sorted(state)
+        assert set(state) == STATE_KEYS, sorted(state)
         assert state["version"] == 2
         for key in ("game_id", "seq", "deal"):
             assert state[key] == body[key], key
@@ -182,7 +182,7 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
 
 def hidden_cards(state: Any, seat: int | None) -> set[str]:
     """The cards ``seat`` (None: a spectator) may not see in ``state`` (a core
-    GameState): the rules stated independently of service.core.game.views.
+    GameState): the rules stated independently of service.core.game.observe.
     Visible: every card played, the starter, one's own hand and discards, each
     hand and the crib once counted; at game over every hand and the crib."""
     pos = state.position
@@ -242,13 +242,13 @@ def public_events(body: dict) -> dict:
 
 
 def open_plain(state: dict) -> Any:
-    return from_json(state)
+    return state_from_json(state)
 
 
 def open_sealed(sealer: Any, token: str) -> Any:
     """The oracle: the whole state behind a token (the test knows the secret; no client does)."""
     opened = sealer.unseal(token)
-    return from_json(opened.state)
+    return state_from_json(opened.state)
 
 
 # --- playing whole games ------------------------------------------------------------------
@@ -416,9 +416,12 @@ def client_post(client: falcon.testing.TestClient) -> Post:
     return post
 
 
-@pytest.fixture(scope="module")
-def client() -> falcon.testing.TestClient:
-    return falcon.testing.TestClient(create_app(sealer=None))
+@pytest.fixture(scope="module", params=[2048, 0], ids=["cache", "no-cache"])
+def client(request: pytest.FixtureRequest) -> falcon.testing.TestClient:
+    """Every game test runs twice: with the worker's state cache, and without it
+    (each state replayed, as a worker that did not answer it would), so the cache
+    can never hide a state that does not restore."""
+    return falcon.testing.TestClient(create_app(sealer=None, state_cache=request.param))
 
 
 def start(client, body) -> dict:
@@ -668,7 +671,7 @@ def test_view_keys_in_the_play_and_show(client):
 
 GAMES = [
     ({"options": {"players": 2}}, 1),
-    ({"options": {"players": 2, "target": 61, "five_and_two": True, "skunk": True, "lurch": True}}, 2),
+    ({"options": {"players": 2, "target": 61, "five_and_two": True, "skunk": True}}, 2),
     ({"options": {"players": 3, "target": 61, "tournament": True, "loser_deals_first": True}}, 3),
     ({"options": {"players": 4, "target": 61, "skunk": True, "double_skunk_games": 4}}, 4),
     ({"options": {"players": 4, "target": 61, "deck": "seeded", "seed": "four", "muggins": True,
@@ -1118,21 +1121,24 @@ def test_views_through_a_whole_game(client):
         assert all(None not in h for h in seen["view"]["hands"])  # at the end every hand is shown
 
 
-# --- v1 states ---------------------------------------------------------------------
+# --- format 1 is retired ---------------------------------------------------------------
 
-V1 = json.loads((__import__("pathlib").Path(__file__).parent / "data" / "v1_states.json").read_text())
+# A format-1 plain state as the first release wrote it (abridged: the service
+# refuses it on its version alone).
+FORMAT_1_STATE = {"version": 1, "options": {"players": 2, "target": 121}, "phase": "deal", "hand": 0,
+                  "dealer": 0, "first_dealer": 0, "to_act": [0], "scores": [], "hands": [[], []], "crib": [],
+                  "starter": None, "deck": None, "play": None, "shown": 0, "result": None, "log": []}
 
 
-def check_v1_answer(v1: dict, body: dict) -> None:
-    """A v1 state answered as v2 is the same position."""
-    v = body["view"]
-    assert v["phase"] == v1["phase"] == body["phase"]
-    assert v["to_act"] == v1["to_act"]
-    assert (v["dealer"], v["first_dealer"]) == (v1["dealer"], v1["first_dealer"])
-    assert v["scores"] == v1["scores"]
-    assert v["deal"] == v1["hand"] + (v1["phase"] == "deal")
-    assert v["shown"] == v1["shown"]
-    assert v["options"] == {k: val for k, val in options_of(v1).items() if k != "seed"}
+@pytest.mark.parametrize("url", [VIEW, ADVANCE])
+def test_format_1_state_is_refused_saying_so(client, url):
+    """Format 1 is no longer read: a 422 naming /state/version that says so (CHANGELOG.md)."""
+    body = {"state": FORMAT_1_STATE}
+    if url == ADVANCE:
+        body["action"] = {"type": "deal", "seat": 0}
+    b = problem(client.simulate_post(url, json=body), 422)
+    assert fields(b) == ["/state/version"]
+    assert "format 1 is no longer read" in b["detail"]
 
 
 # The documented defaults (docs/rules.md: two players to 121, every variant off;
@@ -1143,29 +1149,18 @@ DEFAULT_OPTIONS = {"players": 2, "target": 121, "five_and_two": False, "deck": "
 
 
 def options_of(body: dict) -> dict:
-    """The options that differ from the defaults, as a v2 state and view write them."""
+    """The options that differ from the defaults, as a state and a view write them."""
     options = body["options"]
     assert set(options) <= set(DEFAULT_OPTIONS), options
     return {k: v for k, v in options.items() if v != DEFAULT_OPTIONS[k]}
 
 
-@pytest.mark.parametrize("entry", V1["states"], ids=[e["name"] for e in V1["states"]])
-def test_v1_plain_state_is_answered_as_v2(client, entry):
-    v1 = entry["plain"]
-    r = view_of(client, v1)
-    assert r.status_code == 200, r.text
-    body = r.json
-    check_game_response(body, sealed=False)
-    check_v1_answer(v1, body)
-    v = body["view"]
-    assert v["hands"] == v1["hands"] and v["crib"] == v1["crib"] and v["starter"] == v1["starter"]
-    assert v["play"] == v1["play"]
-    assert compact_size(body["state"]) <= MAX_STATE_BYTES + 200  # deal_cards: 104 more characters
-    # The v2 state it answers is readable as is, and plays on.
-    again = view_of(client, body["state"])
-    assert again.status_code == 200, again.text
-    assert again.json["view"] == v
-    if body["legal_actions"]:
-        r = advance(client, v1, body["legal_actions"][0])
-        assert r.status_code == 200, r.text
-        check_game_response(r.json, sealed=False)
+def test_lurch_in_a_game_to_61_is_refused_as_match_scoring_refuses_it(client):
+    """One decision for both operations (docs/rules.md, "Lurch"): a game to 61 has
+    no lurch line; POST /v1/games and POST /v1/matches/score both answer 422."""
+    b = problem(client.simulate_post(START, json={"options": {"target": 61, "lurch": True}}), 422)
+    assert fields(b) == ["/options/lurch"]
+    match = {"games": [{"scores": [61, 20]}], "target": 61, "lurch": True}
+    m = client.simulate_post("/v1/matches/score", json=match)
+    assert m.status_code == 422, m.text
+    assert "lurch" in m.json["detail"]

@@ -28,7 +28,7 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_play_properties import Referee, _rank_sequences, ref_peg
+from test_play_properties import Referee, _cards_for, _rank_sequences, ref_peg
 from test_show_properties import _deal_for, reference_rank_points, reference_total_fast
 
 from service.core import engine
@@ -101,19 +101,10 @@ def kernel_peg(k: ModuleType, count_cards: list[Card]) -> Counter:
     return out
 
 
-def _cards_of(ranks: list[int]) -> list[Card]:
-    seen: Counter = Counter()
-    out = []
-    for r in ranks:
-        out.append(Card.from_rank_suit(r, seen[r]))
-        seen[r] += 1
-    return out
-
-
 def test_every_count_of_up_to_four_cards_pegs_as_the_reference(k: ModuleType) -> None:
     n = 0
     for ranks in _rank_sequences(4):
-        count_cards = _cards_of(ranks)
+        count_cards = _cards_for(ranks)
         assert kernel_peg(k, count_cards) == ref_peg(count_cards), ranks
         assert k.peg_points(k.rank_sequence(tuple(count_cards[:-1])), ranks[-1], sum(c.value for c in count_cards)) \
             == sum(p * m for (_, p, _), m in ref_peg(count_cards).items())

@@ -2,7 +2,7 @@
 
 * ``/version``: the API version is openapi.yaml's ``info.version`` (read here
   with a YAML parser, in the service without one), a semantic version whose
-  major is the ``/v1`` of the paths; the service version is pyproject.toml's;
+  major is the ``/v1`` of the paths; the service version is service/_version.py's;
   the revision is the checkout's HEAD or ``CRIBBAGE_GIT_REVISION``.
 * Problem types: every slug the code can put in a problem's ``type`` (found by
   reading the source: ``ProblemError(status, "slug", ...)`` calls anywhere in
@@ -20,13 +20,13 @@ from __future__ import annotations
 import ast
 import re
 import subprocess
-import tomllib
 
 import falcon.testing
 import pytest
 import yaml
 from conftest import ROOT, problem, running_kernel
 
+from service._version import __version__
 from service.app import create_app
 from service.http.resources import meta, problem_pages
 
@@ -54,7 +54,7 @@ def test_version(client):
     body = r.json
     assert body["api"] == SPEC["info"]["version"]
     assert body["openapi"] == SPEC["openapi"]
-    assert body["service"] == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert body["service"] == __version__
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)
     assert body["revision"] == (head.stdout.strip() if head.returncode == 0 else None)
     assert body["kernel"] == running_kernel()
@@ -67,8 +67,21 @@ def test_the_api_version_is_semantic_and_its_major_is_the_paths():
     majors = {int(m.group(1)) for p in SPEC["paths"] if (m := re.match(r"/v(\d+)/", p))}
     assert majors == {int(semver.group(1))}, (majors, version)
     # The service release that serves API x.y is x.y.z.
-    service = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert service.split(".")[:2] == version.split(".")[:2]
+    assert __version__.split(".")[:2] == version.split(".")[:2]
+
+
+def test_the_document_is_the_packages_unless_cribbage_openapi_names_another(monkeypatch, tmp_path):
+    served = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False)).simulate_get("/openapi.yaml")
+    assert served.content == (ROOT / "service" / "openapi.yaml").read_bytes()
+    other = tmp_path / "other.yaml"
+    other.write_bytes(b"openapi: 3.1.0\ninfo:\n  title: another\n  version: 1.1.7\npaths: {}\n")
+    monkeypatch.setenv("CRIBBAGE_OPENAPI", str(other))
+    client = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+    assert client.simulate_get("/openapi.yaml").content == other.read_bytes()
+    assert client.simulate_get("/version").json["api"] == "1.1.7"
+    monkeypatch.setenv("CRIBBAGE_OPENAPI", str(tmp_path / "missing.yaml"))
+    with pytest.raises(RuntimeError, match="set CRIBBAGE_OPENAPI"):
+        create_app(sealer=None, collect_metrics=False)
 
 
 @pytest.mark.parametrize("text, version", [

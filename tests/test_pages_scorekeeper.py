@@ -1,12 +1,15 @@
 """The scorekeeper in a real browser against a real gunicorn: a scripted game pegged to a
-skunk win, a reload in the middle, undo, the board's pegs and its 61 and 91 marks."""
+skunk win, a reload in the middle, undo, the board's pegs and its 61 and 91 marks; a
+double skunk reported where the board draws its line; counts no hand can make refused;
+axe-core finds nothing at 390 and 1280 px."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 from playwright.sync_api import expect
-from pages_browser import PHONE, assert_labelled, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import (PHONE, assert_axe_clean, assert_labelled, axe_source, browser, has_operation,  # noqa: F401
+                           new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -22,6 +25,9 @@ SCRIPT = [
 
 def start(pg, base):
     pg.goto(f"{base}/play/scorekeeper")
+    if pg.is_visible("#game"):  # a game kept from an earlier test of this browser context
+        pg.once("dialog", lambda d: d.accept())
+        pg.click("#new-game")
     pg.select_option("#mode", "2")
     pg.select_option("#target", "121")
     pg.select_option("#first-dealer", "0")
@@ -93,6 +99,7 @@ def phone_screenshot(browser, page, base, name):
     expect(phone.locator("#game")).to_be_visible()
     assert scores(phone) == scores(page)
     phone.wait_for_timeout(400)  # the pegs' move
+    assert_axe_clean(phone, f"{name} at 390 px")
     screenshot(phone, name)
     context.close()
     assert not watch.errors, watch.errors
@@ -119,6 +126,8 @@ def test_a_skunk_win_from_the_match_scoring_operation(server, page, browser):
     assert "(3 game points, spread 57)" in text  # a skunk (64 < 91) is 3 game points; 121 - 64
     assert "Bob 64: a skunk" in text
     assert page.is_disabled('#pad button[data-points="2"]')  # the game is over
+    assert page.evaluate("() => { const l = document.getElementById('log'); return l.scrollHeight > l.clientHeight }")
+    assert_axe_clean(page, "a finished game, its log scrolling, at 1280 px")
     screenshot(page, "scorekeeper-skunk-desktop")
     phone_screenshot(browser, page, server, "scorekeeper-skunk-phone")
     # undo reopens the game
@@ -147,3 +156,83 @@ def test_three_players_and_teams_boards(server, page):
         page.click("#next-deal")
     assert "Dan deals" in page.text_content("#deal-info")  # the deal goes round the four
     assert "team Bob & Dan" in page.text_content("#deal-info")
+
+
+def count(pg, side, points):
+    peg(pg, side, "count", points)
+
+
+def log_lines(pg):
+    return pg.locator("#log li").count()
+
+
+def test_a_double_skunk_where_the_board_draws_its_line(server, page):
+    """The board's 61 is the double-skunk line: a loser who ends on 60 is double-skunked,
+    and the page says so (POST /v1/matches/score with its double_skunk option)."""
+    if not has_operation(server, "/v1/matches/score"):
+        pytest.skip("this service has no POST /v1/matches/score yet")
+    asked = []
+    page.on("request", lambda r: asked.append(r.post_data_json) if r.url.endswith("/v1/matches/score") else None)
+    start(page, server)
+    assert "double-skunk" in page.locator('.board [data-mark="61"]').text_content()
+    for points in (24, 24, 12):  # Bob: 60, one hole short of the line
+        count(page, 1, points)
+    for points in (29, 29, 29, 29):  # Alice: 116
+        count(page, 0, points)
+    assert scores(page) == [116, 60]
+    page.click('button.side[data-side="0"]')
+    page.click('#pad button[data-points="5"]')  # 121
+    expect(page.locator("#result")).to_have_attribute("data-result", "double_skunk")
+    text = page.text_content("#result-text")
+    assert text.startswith("Alice wins, a double skunk"), text
+    assert "Bob 60: a double skunk" in text and "spread 61" in text
+    assert asked[-1]["double_skunk"] is True and asked[-1]["games"] == [{"scores": [121, 60]}]
+    screenshot(page, "scorekeeper-double-skunk-desktop")
+    # one hole more for the loser and it is a skunk, not a double one
+    page.click("#undo")
+    assert scores(page) == [116, 60] and page.is_hidden("#result")
+    count(page, 1, 1)
+    assert scores(page) == [116, 61]
+    page.click('button.side[data-side="0"]')
+    page.click('#pad button[data-points="5"]')
+    expect(page.locator("#result")).to_have_attribute("data-result", "skunk")
+    assert "Bob 61: a skunk" in page.text_content("#result-text")
+
+
+def test_counts_no_hand_can_make_are_refused(server, page):
+    """No hand or crib counts 19, 25, 26 or 27, none more than 29: the page says so and
+    pegs nothing; 28 and 29 (and 24) are counts and are pegged."""
+    start(page, server)
+    page.click('button.side[data-side="1"]')
+    for bad in (19, 25, 26, 27, 30, 31, 121):
+        before = log_lines(page)
+        page.fill("#count", str(bad))
+        page.click("#count-form button[type=submit]")
+        expect(page.locator("#error")).to_be_visible()
+        assert str(bad) in page.text_content("#error") or "29" in page.text_content("#error")
+        assert scores(page) == [0, 0] and log_lines(page) == before, bad
+        assert page.input_value("#count") == str(bad)  # left to be corrected
+    total = 0
+    for good in (28, 29, 24):
+        page.fill("#count", str(good))
+        page.click("#count-form button[type=submit]")
+        total += good
+        assert scores(page) == [0, total], good
+        expect(page.locator("#error")).to_be_hidden()
+    assert page.text_content("#log li") == "Bob +24 (count)"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_axe_finds_nothing_on_the_scorekeeper(server, browser, width):
+    axe_source()  # skips without axe-core (npm), as the browser fixture does without Chromium
+    context, pg, watch = new_page(browser, {"width": width, "height": 844})
+    pg.goto(f"{server}/play/scorekeeper")
+    assert_axe_clean(pg, "the new game form")
+    start(pg, server)
+    for i in range(16):  # more lines than the log shows: it scrolls
+        pg.click(f'button.side[data-side="{i % 2}"]')
+        pg.click('#pad button[data-points="3"]')
+    assert pg.evaluate("() => { const l = document.getElementById('log'); return l.scrollHeight > l.clientHeight }")
+    assert_axe_clean(pg, "a game with a scrolling log")
+    context.close()
+    assert not watch.errors, watch.errors

@@ -1,7 +1,9 @@
 """The table in a real browser against a real gunicorn: a whole seeded game against the
 computer, played by clicking only what the page offers, whose final scores are checked
-against the service's own replay of the game's record; an illegal move sent anyway shows
-the service's explanation; a sealed game plays a deal with a seat token per seat."""
+against the service's own replay of the game's record, and whose last count (the game
+ended during it) says what was pegged; an illegal move sent anyway shows the service's
+explanation; a sealed game plays a deal with a seat token per seat; your hand is whole
+in the show; on a phone the board stays in view; axe-core finds nothing."""
 
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
-from pages_browser import PHONE, assert_labelled, browser, has_operation, new_page, page, screenshot, server  # noqa: F401
+from pages_browser import (PHONE, assert_axe_clean, assert_labelled, axe_source, browser, has_operation,  # noqa: F401
+                           new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
-SEED = "pages-test"
+SEED = "pages-test"  # with my_move's choices and the greedy bot, the game ends during a count
 
 
 def need_suggest(base, pg):
@@ -77,15 +80,22 @@ def shown_scores(pg):
             for s in range(pg.locator(".peg[data-peg=front]").count())]
 
 
+def phase(pg) -> str:
+    return pg.evaluate("() => window.cribbageTable.answer.phase")
+
+
 def test_a_whole_game_against_the_bot(server, page, browser):
     need_suggest(server, page)
     start(page, server)
+    page.wait_for_selector('#game[data-waiting="you"]')
+    assert_axe_clean(page, "the table, the first discard, at 1280 px")
     moves = 0
     while my_move(page):
         moves += 1
         if moves == 14:
             page.wait_for_selector('#game[data-waiting="you"]')
             assert_labelled(page)
+            assert_axe_clean(page, f"the table in the {phase(page)}, at 1280 px")
             screenshot(page, "table-desktop")
             context, phone, watch = new_page(browser, PHONE)
             need_suggest(server, phone)
@@ -93,6 +103,7 @@ def test_a_whole_game_against_the_bot(server, page, browser):
             for _ in range(4):
                 my_move(phone)
             phone.wait_for_selector('#game[data-waiting="you"]')
+            assert_axe_clean(phone, f"the table in the {phase(phone)}, at 390 px")
             screenshot(phone, "table-phone")
             context.close()
             assert not watch.errors, watch.errors
@@ -114,10 +125,24 @@ def test_a_whole_game_against_the_bot(server, page, browser):
     view = httpx.post(f"{server}/v1/games/view", json={"state": state}, timeout=30).json()
     assert [s["front"] for s in view["view"]["scores"]] == scores
     assert str(view["view"]["scores"][final["result"]["winner"]]["front"]) in page.text_content("#result-text")
-    # the show was counted in order, each count with the call POST /v1/hands/score says
+    # the show was counted in order, each whole count with the call POST /v1/hands/score says
     counts = page.locator('#events li[data-type="count"]')
     assert counts.count() >= 3
-    expect(counts.last.locator("q.call")).to_be_visible()
+    expect(counts.nth(counts.count() - 2).locator("q.call")).to_be_visible()
+    # the last count stopped when the game was won: the line says what was pegged, not
+    # the whole hand's call (points never pegged)
+    last = counts.last
+    cards = last.locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
+    starter = page.get_attribute("#starter .card", "data-card")
+    whole = httpx.post(f"{server}/v1/hands/score", json={"cards": cards, "starter": starter,
+                                                         "crib": "crib" in last.text_content()}, timeout=30).json()
+    pegged = int(last.get_attribute("data-points"))
+    pegs = [s["front"] for s in final["final"]["scores"]]
+    assert pegged < whole["total"] and max(pegs) >= 121, "pick a SEED whose game ends during a count"
+    expect(last.locator(".stopped")).to_contain_text(f"ended at 121 during this count: {pegged} of")
+    expect(last.locator("q.call")).to_have_count(0)
+    assert whole["call"] not in last.text_content()
+    assert_axe_clean(page, "the table, game over, at 1280 px")
 
 
 def test_an_illegal_move_sent_anyway_is_explained(server, page):
@@ -166,16 +191,102 @@ def sealed_server(tmp_path_factory):
         yield base
 
 
+SEALED_SEED = "pages-test-sealed-seed-of-32-chars"  # a sealed game's seed is a secret: 32 characters at least
+
+
 def test_a_sealed_game_uses_a_token_per_seat(sealed_server, page):
     need_suggest(sealed_server, page)
-    start(page, sealed_server)
+    start(page, sealed_server, seed=SEALED_SEED)
     tokens = page.evaluate("() => window.cribbageTable.tokens")
     assert len(tokens) == 2
     assert isinstance(page.evaluate("() => window.cribbageTable.answer.state"), str)  # sealed
+    backs = 0
     while page.locator('#events li[data-type="deal"]').count() < 2:
-        assert my_move(page)
+        page.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="over"]')
         if page.get_attribute("#my-hand", "data-mode") == "play":
-            # the computer's unplayed cards are never on the page
-            backs = page.locator('#seats .seat .card.back').count()
-            assert backs >= 1
+            # the computer's unplayed cards are never on the page: each of its four is
+            # face down, or face up and marked played (read at once: the page is still)
+            cards = page.evaluate("""() => [...document.querySelector('#seats .seat > .cards').children]
+                .map((c) => c.classList.contains('back') ? 'back' : c.classList.contains('off') ? 'played' : c.dataset.card)""")
+            assert len(cards) == 4 and set(cards) <= {"back", "played"}, cards
+            backs += cards.count("back")
+        assert my_move(page)
+    assert backs > 0  # the play was looked at, and some of the computer's cards were hidden
     assert page.is_hidden("#record-box")
+
+
+HAND_FACES_JS = """() => [...document.querySelectorAll('#my-hand > .card')].map((c) => {
+  let opacity = 1;
+  for (let e = c; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+  return {card: c.dataset.card, opacity, off: c.classList.contains('off'), disabled: !!c.disabled,
+          name: c.getAttribute('aria-label')};
+})"""
+
+
+def play_until(pg, done, limit=60):
+    """My moves until ``done(pg)`` holds when the page waits for me."""
+    for _ in range(limit):
+        pg.wait_for_selector('#game[data-waiting="you"], #game[data-waiting="over"]')
+        if done(pg):
+            return
+        assert my_move(pg)
+    pytest.fail("the game never got there")
+
+
+def test_your_hand_is_whole_in_the_show_and_played_cards_are_marked_not_faded(server, page):
+    need_suggest(server, page)
+    start(page, server)
+    # the play: a card I played is marked (dashed, "played"), at full opacity
+    play_until(page, lambda pg: phase(pg) == "play" and pg.locator("#my-hand > .card.off").count() > 0)
+    faces = page.evaluate(HAND_FACES_JS)
+    played = [f for f in faces if f["off"]]
+    assert played and all(f["name"].endswith(", played") for f in played), faces
+    assert all(f["opacity"] == 1 for f in faces), faces
+    # the show: your four cards, as dealt, none faded as if played
+    play_until(page, lambda pg: phase(pg) == "show")
+    faces = page.evaluate(HAND_FACES_JS)
+    assert len(faces) == 4, faces
+    assert all(f["opacity"] == 1 and not f["off"] and not f["disabled"] for f in faces), faces
+    assert_axe_clean(page, "the show, at 1280 px")
+    screenshot(page, "table-show-desktop")
+
+
+PEGS_SEEN_JS = """() => [...document.querySelectorAll('.board .peg[data-peg="front"]')].map((p) => {
+  const r = p.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const inside = y >= 0 && y <= window.innerHeight && x >= 0 && x <= window.innerWidth;
+  const top = inside ? document.elementFromPoint(x, y) : null;
+  return inside && top !== null && top.closest('svg.board') !== null;
+})"""
+
+
+def test_the_board_stays_in_view_on_a_phone(server, phone):
+    """At 390 px the pegs are on the screen while you play your hand and while you read
+    the end of the log, not scrolled away below it."""
+    need_suggest(server, phone)
+    start(phone, server)
+    play_until(phone, lambda pg: pg.get_attribute("#my-hand", "data-mode") == "play"
+               and pg.locator('#events li[data-type="play"]').count() >= 2)
+    phone.wait_for_timeout(450)  # the pegs' move
+    phone.evaluate("() => document.getElementById('my-hand').scrollIntoView({block: 'start'})")
+    assert phone.evaluate(PEGS_SEEN_JS) == [True, True], "with the hand on screen"
+    phone.evaluate("() => document.getElementById('events').scrollIntoView({block: 'end'})")
+    assert phone.evaluate(PEGS_SEEN_JS) == [True, True], "with the end of the log on screen"
+    # the focused move is not hidden under the board
+    phone.locator("#my-hand button.card:enabled").first.focus()
+    box = phone.locator("#my-hand button.card:enabled").first.bounding_box()
+    board = phone.locator(".board-panel").bounding_box()
+    assert box["y"] >= board["y"] + board["height"] - 1
+    assert_axe_clean(phone, "the play on a phone, the log scrolling")
+    phone.evaluate("() => document.getElementById('events').scrollIntoView({block: 'end'})")
+    screenshot(phone, "table-phone-log", full_page=False)
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_axe_finds_nothing_on_the_new_game_form(server, browser, width):
+    axe_source()  # skips without axe-core (npm), as the browser fixture does without Chromium
+    context, pg, watch = new_page(browser, {"width": width, "height": 844})
+    pg.goto(f"{server}/play/table")
+    assert_axe_clean(pg, f"the new game form at {width} px")
+    context.close()
+    assert not watch.errors, watch.errors

@@ -1,7 +1,7 @@
-"""Sealed game states (v2, and v1 still opened), seat tokens and deck seeds.
+"""Sealed game states (v2; v1 tokens refused), seat tokens and deck seeds.
 
-Independent of the rules engine: realistic states come from the v1 corpus in
-tests/data/v1_states.json.
+The sealer knows nothing of the rules; realistic states come from random games
+played through the engine (:func:`_states`).
 """
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import os
+import random
 import re
 import string
 import zlib
 from dataclasses import FrozenInstanceError
-from pathlib import Path
 
 import orjson
 import pytest
@@ -24,6 +23,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from service import seal as seal_module
+from service import seal_plaintext
 from service.core.errors import CribbageError, MalformedError
 from service.seal import (
     MAX_TOKEN,
@@ -42,7 +42,28 @@ GAME = "0123456789abcdef0123456789abcdef"
 GAME2 = "fedcba9876543210fedcba9876543210"
 B64URL = set(string.ascii_letters + string.digits + "-_")
 V2_RE = re.compile(r"v2\.([0-9a-f]{8})\.([0-9a-f]{32})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]+)")
-CORPUS = json.loads((Path(__file__).parent / "data" / "v1_states.json").read_text())
+
+
+def _states() -> list[dict]:
+    """Game states as the service writes them, at every step of a few random
+    games of 2, 3 and 4 players (claims on some actions)."""
+    import random
+
+    from service.core.game import apply_action, legal, new_game
+    from service.boundary.state import state_to_json
+    from service.core.options import GameOptions
+
+    out = []
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        state, _ = new_game(GameOptions(players=players, tournament=True, muggins=True))
+        while state.phase != "over" and len(out) < 400 * players:
+            state, _ = apply_action(state, rng.choice(legal(state)))
+            out.append(state_to_json(state))
+    return out
+
+
+STATES = _states()
 
 
 @pytest.fixture()
@@ -51,8 +72,8 @@ def sealer() -> Sealer:
 
 
 def _state() -> dict:
-    """A real game state from the corpus, one with hands and a log."""
-    return max((e["plain"] for e in CORPUS["states"]), key=lambda p: len(orjson.dumps(p)))
+    """A real game state, the longest of :data:`STATES`."""
+    return max(STATES, key=lambda p: len(orjson.dumps(p)))
 
 
 def _b64(data: bytes) -> str:
@@ -119,7 +140,7 @@ def test_round_trip_v2(sealer: Sealer) -> None:
     assert m.groups()[:3] == (sealer.key_id, GAME, "42")
     assert len(token) <= MAX_TOKEN
     opened = sealer.unseal(token)
-    assert opened == Opened(state=state, version=2, game_id=GAME, seq=42)
+    assert opened == Opened(state=state, game_id=GAME, seq=42)
     assert isinstance(opened.seq, int)
 
 
@@ -127,7 +148,7 @@ def test_round_trip_v2(sealer: Sealer) -> None:
 def test_round_trip_seq(sealer: Sealer, seq: int) -> None:
     token = sealer.seal({"s": seq}, GAME2, seq)
     assert token.split(".")[3] == str(seq)
-    assert sealer.unseal(token) == Opened({"s": seq}, 2, GAME2, seq)
+    assert sealer.unseal(token) == Opened({"s": seq}, GAME2, seq)
 
 
 def test_round_trip_plain_data(sealer: Sealer) -> None:
@@ -135,34 +156,41 @@ def test_round_trip_plain_data(sealer: Sealer) -> None:
         assert sealer.unseal(sealer.seal(data, GAME, 0)).state == data
 
 
-def test_round_trip_every_corpus_state_as_v2(sealer: Sealer) -> None:
-    for entry in CORPUS["states"]:
-        token = sealer.seal(entry["plain"], GAME, 7)
-        assert len(token) <= MAX_TOKEN
-        assert sealer.unseal(token).state == entry["plain"]
+def test_round_trip_every_state(sealer: Sealer) -> None:
+    for state in STATES:
+        token = sealer.seal(state, GAME, 7)
+        assert len(token) <= 1024  # a mid-game token, well under MAX_TOKEN
+        assert sealer.unseal(token).state == state
 
 
 def test_aad_and_plaintext_are_as_specified(sealer: Sealer) -> None:
     """Open a token by hand with the documented AAD: the header fields are what
-    is authenticated, and the plaintext is zlib(orjson(state))."""
-    state = {"phase": "play", "n": 3}
+    is authenticated, and the plaintext is zlib(the JSON with each card as
+    byte 0 and the deck seed as byte 1), then the seed's 16 bytes, then one
+    byte per card (0..51, rank-major: 4 * (rank - 1) + suit)."""
+    seed = "00112233445566778899aabbccddeeff"
+    state = {"phase": "play", "deck_seed": seed, "actions": ["discard 0 5HKS", "play 1 AC"]}
     token = sealer.seal(state, GAME, 17)
     _, blob = _split(token)
     # the key and the key id derived in the test from SECRET, not taken from the sealer
     aad = b"cribbage-state/v2|" + _key_id(SECRET).encode() + b"|" + GAME.encode() + b"|17"
     plain = AESGCM(_hkdf(SECRET, b"cribbage/v2/state-seal")).decrypt(blob[:12], blob[12:], aad)
-    assert orjson.loads(zlib.decompress(plain)) == state
+    inflater = zlib.decompressobj()
+    skeleton = inflater.decompress(plain)
+    assert skeleton == (b'{"phase":"play","deck_seed":\x01,"actions":["discard 0 \x00\x00","play 1 \x00"]}')
+    five_h, king_s, ace_c = 4 * 4 + 2, 12 * 4 + 3, 0
+    assert inflater.unused_data == bytes.fromhex(seed) + bytes((five_h, king_s, ace_c))
     assert len(blob) == 12 + len(plain) + 16
 
 
 def test_token_is_url_safe_and_opaque(sealer: Sealer) -> None:
     state = _state()
-    state_marker = {**state, "log": state["log"] + [{"note": "hidden-marker-" * 20}]}
+    state_marker = {**state, "actions": state["actions"] + ["hidden-marker-" * 20]}
     token = sealer.seal(state_marker, GAME, 3)
     body = token.rpartition(".")[2]
     assert set(body) <= B64URL
     _, blob = _split(token)
-    for plain in (b"hidden-marker", b'"hands"', b'"deck"', orjson.dumps(state["hands"][1])):
+    for plain in (b"hidden-marker", b'"actions"', b'"deck_seed"', orjson.dumps(state["actions"][1])):
         assert plain not in blob
         assert _b64(plain)[:8] not in body
 
@@ -185,7 +213,7 @@ def test_same_secret_as_str_or_bytes(sealer: Sealer) -> None:
 def test_opened_is_frozen(sealer: Sealer) -> None:
     opened = sealer.unseal(sealer.seal({"a": 1}, GAME, 0))
     with pytest.raises(FrozenInstanceError):
-        opened.version = 1  # type: ignore[misc]
+        opened.seq = 1  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("game_id", [None, "", GAME.upper(), GAME[:-1], GAME + "0", "g" * 32,
@@ -271,7 +299,7 @@ def test_truncated_and_extended_tokens(sealer: Sealer) -> None:
 def test_versions_are_not_confused(sealer: Sealer) -> None:
     v2 = sealer.seal({"a": 1}, GAME, 1)
     v1 = _old_v1_seal(SECRET, {"a": 1})
-    with pytest.raises(SealError):
+    with pytest.raises(SealError, match="format 1 is no longer read"):
         sealer.unseal("v1." + v2.rpartition(".")[2])  # a v2 body under the v1 prefix
     with pytest.raises(SealError):
         sealer.unseal(f"v2.{sealer.key_id}.{GAME}.1." + v1[3:])  # a v1 body under a v2 header
@@ -305,7 +333,7 @@ def _token_with_len_mod(sealer: Sealer, mod: int) -> str:
 @pytest.mark.parametrize("mod", [2, 3])
 def test_padding_is_refused(sealer: Sealer, mod: int) -> None:
     token = _token_with_len_mod(sealer, mod)
-    assert sealer.unseal(token).version == 2
+    assert sealer.unseal(token).seq == 3
     for pad in ("=", "==", "=" * (4 - mod), "===="):
         assert _unb64((token + pad).rpartition(".")[2].rstrip("=")) == _split(token)[1]
         with pytest.raises(SealError):
@@ -424,33 +452,17 @@ def test_garbage_under_our_key_id(sealer: Sealer) -> None:
     zlib.compress(b'{"a": 1}') + b"trailing", zlib.compress(b'{"a": 1} x'), zlib.compress(b"\xff\xfe"),
 ], ids=["empty", "not-zlib", "not-json", "json-list", "json-string", "json-null", "truncated-zlib",
         "after-zlib", "json-trailing", "not-utf8"])
-@pytest.mark.parametrize("version", [1, 2])
-def test_authentic_but_corrupt_payload_is_a_seal_error(sealer: Sealer, plain: bytes, version: int) -> None:
+def test_authentic_but_corrupt_payload_is_a_seal_error(sealer: Sealer, plain: bytes) -> None:
     """The secret's holder could only make these by a bug, but unseal still answers
     SealError (a 4xx), never zlib.error or a JSON error, and never a non-object."""
-    if version == 2:
-        token = _authentic_v2(sealer, plain)
-    else:
-        key = sealer._current.v1
-        nonce = os.urandom(12)
-        token = "v1." + _b64(nonce + key.encrypt(nonce, plain, b"cribbage-state/v1"))
+    token = _authentic_v2(sealer, plain)
     with pytest.raises(SealError):
         out = sealer.unseal(token)
         assert isinstance(out.state, dict), out
 
 
-def test_inflation_is_bounded_v1(sealer: Sealer) -> None:
-    bomb = zlib.compress(b'{"a":"' + b"0" * (5 * 1024 * 1024) + b'"}', 9)
-    nonce = os.urandom(12)
-    token = "v1." + _b64(nonce + sealer._current.v1.encrypt(nonce, bomb, b"cribbage-state/v1"))
-    assert len(token) < seal_module.MAX_V1_TOKEN
-    with pytest.raises(SealError) as exc:
-        sealer.unseal(token)
-    assert "too large" in exc.value.message
-
-
 def test_inflation_is_bounded_v2(sealer: Sealer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(seal_module, "MAX_STATE_BYTES", 10_000)
+    monkeypatch.setattr(seal_plaintext, "MAX_STATE_BYTES", 10_000)
     token = _authentic_v2(sealer, zlib.compress(b'{"a":"' + b"0" * 10_000 + b'"}', 9))
     assert len(token) < MAX_TOKEN
     with pytest.raises(SealError) as exc:
@@ -460,65 +472,18 @@ def test_inflation_is_bounded_v2(sealer: Sealer, monkeypatch: pytest.MonkeyPatch
     assert sealer.unseal(ok).state == {"a": "0" * 9_000}
 
 
-# -- v1 tokens still open -----------------------------------------------------
+# -- v1 tokens are refused, saying why ----------------------------------------
 
-def test_v1_token_from_the_old_code_opens(sealer: Sealer) -> None:
-    state = _state()
-    token = _old_v1_seal(SECRET, state)
-    assert sealer.unseal(token) == Opened(state=state, version=1, game_id=None, seq=None)
-    assert Sealer(SECRET.encode()).unseal(_old_v1_seal(SECRET.encode(), {"b": 2})).state == {"b": 2}
-
-
-def test_v1_token_of_another_secret_fails(sealer: Sealer) -> None:
-    with pytest.raises(SealError) as exc:
-        sealer.unseal(_old_v1_seal(OTHER, {"a": 1}))
-    assert "altered or sealed by another deployment" in exc.value.message
-
-
-def test_every_v1_byte_is_protected(sealer: Sealer) -> None:
-    token = _old_v1_seal(SECRET, {"phase": "play"})
-    blob = _unb64(token[3:])
-    for pos in range(len(blob)):
-        bad = bytearray(blob)
-        bad[pos] ^= 0x04
-        with pytest.raises(SealError):
-            sealer.unseal("v1." + _b64(bytes(bad)))
-
-
-def test_v1_non_canonical_spellings_are_refused(sealer: Sealer) -> None:
-    """The v1 encoder only ever wrote the canonical spelling; nothing else opens."""
-    for i in range(50):
-        token = _old_v1_seal(SECRET, {"x": "a" * i})
-        if len(token[3:]) % 4 == 2:
-            break
-    else:
-        raise AssertionError("no token of that length")
-    assert sealer.unseal(token).version == 1
-    alphabet = string.ascii_uppercase + string.ascii_lowercase + string.digits + "-_"
-    idx = alphabet.index(token[-1])
-    bads = [token + "==", token + "=", " " + token, token + "\n", token[:10] + " " + token[10:],
-            token[:-1] + alphabet[idx ^ 1], token[:-1] + alphabet[idx ^ 15]]
-    for bad in bads:
-        with pytest.raises(SealError):
-            sealer.unseal(bad)
-
-
-def test_real_v1_corpus_opens() -> None:
-    assert len(CORPUS["states"]) >= 100
-    s = Sealer(CORPUS["secret"])
-    for entry in CORPUS["states"]:
-        opened = s.unseal(entry["sealed"])
-        assert opened.state == entry["plain"], entry["name"]
-        assert (opened.version, opened.game_id, opened.seq) == (1, None, None)
-
-
-def test_real_v1_corpus_opens_under_rotation() -> None:
-    s = Sealer("the new secret, after the upgrade", previous=CORPUS["secret"])
-    for entry in CORPUS["states"][::10]:
-        assert s.unseal(entry["sealed"]).state == entry["plain"], entry["name"]
-    alone = Sealer("the new secret, after the upgrade")
-    with pytest.raises(SealError):
-        alone.unseal(CORPUS["states"][0]["sealed"])
+@pytest.mark.parametrize("secret", [SECRET, OTHER])
+def test_v1_token_from_the_old_code_is_refused(sealer: Sealer, secret: str) -> None:
+    """Format 1 is retired: an authentic v1 token (or another deployment's) is a
+    SealError (422) that says format 1 is no longer read, never opened."""
+    with pytest.raises(SealError, match="format 1 is no longer read") as exc:
+        sealer.unseal(_old_v1_seal(secret, _state()))
+    assert exc.value.field == "state"
+    rotating = Sealer("the new secret, after the upgrade", previous=SECRET)
+    with pytest.raises(SealError, match="format 1 is no longer read"):
+        rotating.unseal(_old_v1_seal(SECRET, {"a": 1}))
 
 
 # -- rotation -----------------------------------------------------------------
@@ -527,13 +492,9 @@ def test_rotation_opens_old_tokens_and_seals_under_new() -> None:
     old, new = "the old secret, 16+ bytes", "the new secret, 16+ bytes"
     token = Sealer(old).seal({"a": 1}, GAME, 9)
     rotating = Sealer(new, previous=old)
-    assert rotating.unseal(token) == Opened({"a": 1}, 2, GAME, 9)
-    assert rotating.unseal(_old_v1_seal(old, {"v": 1})).state == {"v": 1}
-    assert rotating.unseal(_old_v1_seal(new, {"v": 1})).state == {"v": 1}
+    assert rotating.unseal(token) == Opened({"a": 1}, GAME, 9)
     with pytest.raises(SealError):
         Sealer(new).unseal(token)
-    with pytest.raises(SealError):
-        Sealer(new).unseal(_old_v1_seal(old, {"v": 1}))
     # the rotating sealer writes under the new secret only
     assert rotating.key_id == Sealer(new).key_id != Sealer(old).key_id
     fresh = rotating.seal({"b": 2}, GAME, 10)
@@ -703,7 +664,7 @@ def test_derived_keys_are_distinct(sealer: Sealer) -> None:
     k = sealer._current
     keys = [k.seat, k.deck, bytes(hmac.new(k.seat, b"", hashlib.sha256).digest())]
     assert len(set(keys)) == len(keys)
-    labels = [seal_module._INFO_V1_SEAL, seal_module._INFO_SEAL, seal_module._INFO_SEAT,
+    labels = [b"game-state-seal", seal_module._INFO_SEAL, seal_module._INFO_SEAT,  # format 1's label first
               seal_module._INFO_DECK, seal_module._INFO_KEY_ID]
     assert len(set(labels)) == 5
     assert SECRET.encode() not in (k.seat, k.deck)
@@ -786,3 +747,44 @@ def test_sealer_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError):  # a previous secret without a current one is a misconfiguration
         sealer_from_env()
 
+
+
+# -- a token's length says nothing of the hidden cards -------------------------
+
+_CARD_TEXT = re.compile(r"[A2-9TJQK][CDHS]")
+
+
+def _twin(state: dict, rng: random.Random) -> dict:
+    """The same position with other cards where a spectator cannot see them:
+    every card in the deal (the hands as dealt) and the discards relabelled by
+    a permutation of the cards no one has seen yet, and another deck seed.
+    The cards played and the starter, seen by all, stay what they are."""
+    seen = {c for a in state["actions"] if not a.startswith(("discard", "deal"))
+            for c in _CARD_TEXT.findall(a)}
+    hidden = [c for c in (r + s for r in "A23456789TJQK" for s in "CDHS") if c not in seen]
+    relabel = dict(zip(hidden, rng.sample(hidden, len(hidden))))
+    actions = [_CARD_TEXT.sub(lambda m: relabel.get(m.group(0), m.group(0)), a) if a.startswith(("discard", "deal")) else a
+               for a in state["actions"]]
+    return {**state, "actions": actions, "deck_seed": "%032x" % rng.getrandbits(128)}
+
+
+def test_twin_states_give_tokens_of_equal_length(sealer: Sealer) -> None:
+    """Over every step of random games (2, 3, 4 players): a state and its twin,
+    which differs only in cards a seat cannot see and in the deck seed, seal to
+    tokens of the same length; and the relabelling really changed something."""
+    import random
+
+    rng = random.Random(11)
+    changed = 0
+    for state in STATES:
+        twin = _twin(state, rng)
+        changed += twin["actions"] != state["actions"]
+        assert len(sealer.seal(state, GAME, 5)) == len(sealer.seal(twin, GAME, 5)), state["actions"]
+    assert changed > len(STATES) // 2
+
+
+def test_a_token_sealed_before_the_fixed_width_tail_still_opens(sealer: Sealer) -> None:
+    """Before the cards were kept out of the compressed part, the plaintext was
+    zlib(orjson(state)); such a token (no placeholders, no tail) opens unchanged."""
+    state = _state()
+    assert sealer.unseal(_authentic_v2(sealer, zlib.compress(orjson.dumps(state), 6))).state == state

@@ -15,12 +15,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 from service.core.cards import RANK, RANK_SYMBOLS
 
-DATA = Path(__file__).with_name("data") / "tuned_crib.json"
+DATA = resources.files("service.advice") / "data" / "tuned_crib.json"
+"""The shipped table: package data, so an installed wheel has it as a checkout does."""
 
 
 def throw_class(throw: Sequence[int]) -> str:

@@ -12,7 +12,13 @@ game's words.  Modules, one idea each:
 * :mod:`.options` -- a game's options and variants, and a game's outcome
   (skunk, double skunk, lurch);
 * :mod:`.game` -- a whole game for 2, 3 or 4 players as a state machine: its
-  actions and notation, positions, the state a client holds (plain JSON or a
-  version 1 state read back), each deal's pack, and what each seat may see;
-* :mod:`.errors` -- the two kinds of wrong input: malformed and illegal.
+  actions and notation, positions, the state a client holds, each deal's
+  pack, and what each seat may see and is told;
+* :mod:`.errors` -- the two kinds of wrong input, malformed and illegal,
+  each located by keys and indexes inside what the raiser was handed.
+
+No JSON here and no request field: the edge reads and writes the core's
+values through :mod:`service.boundary` and says where in its request each
+part it handed in sits.  (The show's score document, :mod:`.show_text`, is
+the one exception still here.)
 """

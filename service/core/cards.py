@@ -18,7 +18,7 @@ Card.parse('TH')
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, TypeVar
 
 from .errors import DuplicateCardError, MalformedCardError
 
@@ -159,7 +159,11 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(t) for t in texts)
 
 
-def repeated_cards(named: Iterable[tuple[str, Card]]) -> list[tuple[str, Card, str]]:
+Where = TypeVar("Where")
+"""However a caller names where a card was given (a path, an index ...)."""
+
+
+def repeated_cards(named: Iterable[tuple[Where, Card]]) -> list[tuple[Where, Card, Where]]:
     """The rule "no card twice" (docs/rules.md, "Cards"), for cards named by
     where they were given: ``(where, card, where first)`` for every card given
     again, in order; the first sighting of a card is fine.
@@ -167,8 +171,8 @@ def repeated_cards(named: Iterable[tuple[str, Card]]) -> list[tuple[str, Card, s
     >>> repeated_cards([("cards/0", Card.parse("5H")), ("starter", Card.parse("5h"))])
     [('starter', Card.parse('5H'), 'cards/0')]
     """
-    first: dict[int, str] = {}
-    out = []
+    first: dict[int, Where] = {}
+    out: list[tuple[Where, Card, Where]] = []
     for where, card in named:
         if card in first:
             out.append((where, card, first[card]))

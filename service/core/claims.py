@@ -10,7 +10,9 @@ penalty that falls to another seat is that seat's), and says what is pegged:
 * **under** by N -- without muggins the claim stands and the N points are
   lost (ACC 8.3, 11.1.b); with muggins the next opponent takes them
   (ACC 10), a ``muggins`` score to that seat (:func:`~.play.next_opponent`,
-  the one home of "who takes a penalty or muggins");
+  the one home of "who takes a penalty or muggins"); when the opponent
+  calls "muggins for M" (ACC 10.4.a, ``called``) he takes the lesser of M
+  and N, and the rest is lost;
 * **over** by N -- corrected to what he made, a correction, not a penalty
   (ACC 8.4.c): he pegs the true count.
 
@@ -37,16 +39,18 @@ counted hand in.
 >>> from .cards import Card
 >>> s = [Score(0, "fifteen", 2), Score(0, "run", 3), Score(0, "nobs", 1)]
 >>> r = judge(2, 0, s, 5, muggins=True)
->>> r.verdict, r.by, r.pegged, r.muggins, r.muggins_seat, [m.kind for m in r.missed]
+>>> str(r.verdict), r.by, r.pegged, r.muggins, r.muggins_seat, [m.kind for m in r.missed]
 ('under', 1, 5, 1, 1, ['nobs'])
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple, Sequence
 
 from .errors import MalformedError
-from .play import Score, next_opponent
+from .peg import Score
+from .play import next_opponent
 
 FALSE_CLAIM_SET_BACK = 15
 """ACC 8.4.b: the points a false claim of game sets the offender back."""
@@ -57,13 +61,23 @@ ZERO_HAND = 19
 NOT_CLAIMABLE = frozenset({"renege", "muggins", "his_heels", "false_claim_of_game"})
 """Scores no claim covers and muggins never takes (ACC 10.3)."""
 
+
+
+class Verdict(StrEnum):
+    """A claim against what was made: the true count, short of it, or past it."""
+
+    CORRECT = "correct"
+    UNDER = "under"
+    OVER = "over"
+
+
 RULES = {
-    ("correct", False): "the claim is the true count",
-    ("correct", True): "the claim is the true count",
-    ("under", False): "ACC 8.3, 11.1.b: an under-claim stands; the points not claimed are lost",
-    ("under", True): "ACC 10: muggins -- the opponent takes the points the player missed",
-    ("over", False): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
-    ("over", True): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
+    (Verdict.CORRECT, False): "the claim is the true count",
+    (Verdict.CORRECT, True): "the claim is the true count",
+    (Verdict.UNDER, False): "ACC 8.3, 11.1.b: an under-claim stands; the points not claimed are lost",
+    (Verdict.UNDER, True): "ACC 10: muggins -- the opponent takes the points the player missed",
+    (Verdict.OVER, False): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
+    (Verdict.OVER, True): "ACC 8.4.c: an over-claim is corrected to the true count (a correction, not a penalty)",
 }
 
 
@@ -77,7 +91,7 @@ class Ruling(NamedTuple):
     """What the claim means (a claim of 19 is 0)."""
     made: int
     """The claimant's own points by the rules."""
-    verdict: str
+    verdict: Verdict
     by: int
     """How far the claim is from what was made (0 when correct)."""
     pegged: int
@@ -86,6 +100,8 @@ class Ruling(NamedTuple):
     """Points nobody pegs (an under-claim without muggins)."""
     muggins: int
     muggins_seat: int | None
+    called: int | None
+    """What the opponent called ("muggins for M", ACC 10.4.a), or None: he takes all that was missed."""
     zero_hand: bool
     missed: tuple[Score, ...]
     """The claimant's items the claim does not reach, in order (the first perhaps in part)."""
@@ -95,26 +111,46 @@ class Ruling(NamedTuple):
     rule: str
 
 
+RULE_CALLED = "ACC 10.4.a: muggins for the amount called -- the opponent takes the lesser of his call and the points missed"
+
+
+def check_muggins_call(called: int, muggins: bool) -> None:
+    """A muggins call is 1 to 29 points, and only where muggins is played."""
+    if type(called) is not int or not 1 <= called <= MAX_CLAIM:
+        raise MalformedError(f"a muggins call is 1 to {MAX_CLAIM} points", at=("muggins_called",))
+    if not muggins:
+        raise MalformedError("a muggins call needs muggins on", at=("muggins_called",))
+
+
 def check_claim(claim: int) -> None:
     """A claim is 0 to 29 points (an integer, not a bool)."""
     if type(claim) is not int or not 0 <= claim <= MAX_CLAIM:
-        raise MalformedError(f"a claim is 0 to {MAX_CLAIM} points", field="claim")
+        raise MalformedError(f"a claim is 0 to {MAX_CLAIM} points", at=("claim",))
 
 
 def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins: bool = False,
-          show: bool = True) -> Ruling:
+          show: bool = True, called: int | None = None) -> Ruling:
     """Judge ``seat``'s ``claim`` on ``scores`` (what one count, card or go
     scored, in order) with muggins on or off; see the module docstring.
     ``show``: a count of a hand or crib, where 19 means a hand of nothing
-    (in the play a claim of 19 is only a number)."""
+    (in the play a claim of 19 is only a number).  ``called``: the amount
+    of the opponent's muggins call (ACC 10.4.a), with muggins only.
+
+    >>> s = [Score(0, "fifteen", 2), Score(0, "pair", 2), Score(0, "run", 3)]
+    >>> r = judge(2, 0, s, 2, muggins=True, called=3)
+    >>> r.by, r.muggins, r.lost
+    (5, 3, 2)
+    """
     check_claim(claim)
+    if called is not None:
+        check_muggins_call(called, muggins)
     zero = show and claim == ZERO_HAND
     counted = 0 if zero else claim
     own = [s for s in scores if s.seat == seat and s.kind not in NOT_CLAIMABLE]
     made = sum(s.points for s in own)
     if counted >= made:
-        verdict = "correct" if counted == made else "over"
-        return Ruling(seat, claim, counted, made, verdict, counted - made, made, 0, 0, None,
+        verdict = Verdict.CORRECT if counted == made else Verdict.OVER
+        return Ruling(seat, claim, counted, made, verdict, counted - made, made, 0, 0, None, called,
                       zero, (), tuple(scores), RULES[verdict, muggins])
     out: list[Score] = []
     missed: list[Score] = []
@@ -131,12 +167,50 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
             missed.append(s._replace(points=s.points - take))
     short = made - counted
     to = None
+    taken = 0
     if muggins:
         to = next_opponent(players, seat)
-        out.append(Score(to, "muggins", short))
-    return Ruling(seat, claim, counted, made, "under", short, counted, 0 if muggins else short,
-                  short if muggins else 0, to, zero, tuple(missed), tuple(out),
-                  RULES["under", muggins])
+        taken = short if called is None else min(called, short)
+        out.append(Score(to, "muggins", taken))
+    rule = RULES[Verdict.UNDER, muggins] if called is None else RULE_CALLED
+    return Ruling(seat, claim, counted, made, Verdict.UNDER, short, counted, short - taken,
+                  taken, to, called, zero, tuple(missed), tuple(out), rule)
+
+
+class Settled(NamedTuple):
+    """A claim as the table settles it: the ruling, the false claim of game if
+    there was one, and everything pegged, in order."""
+
+    ruling: Ruling
+    false_claim: FalseClaimOfGame | None
+    scores: tuple[Score, ...]
+    """The ruling's scores, then (a false claim of game) the opponent's award and the set back."""
+
+
+def settle(players: int, seat: int, scores: Sequence[Score], claim: int, *, muggins: bool, show: bool,
+           called: int | None = None, tournament: bool = False, before: int | None = None,
+           target: int = 121) -> Settled:
+    """The one place a claim is composed: :func:`judge` it, then under
+    ``tournament`` rules, knowing the claimant's side's score ``before`` the
+    points, an over-claim into the game hole is a false claim of game (ACC
+    8.4.b, :func:`false_claim_of_game`): the opponent receives the award and
+    the offender is set back.  The game engine, the hand score and the
+    pegging adjudication all settle claims here.
+
+    >>> st = settle(2, 0, [Score(0, "fifteen", 2)], 12, muggins=False, show=True, tournament=True, before=110)
+    >>> str(st.ruling.verdict), [(s.seat, s.kind, s.points) for s in st.scores]
+    ('over', [(0, 'fifteen', 2), (1, 'false_claim_of_game', 9), (0, 'set_back', 15)])
+    """
+    ruling = judge(players, seat, scores, claim, muggins, show, called)
+    out = ruling.scores
+    false = None
+    if tournament and before is not None and ruling.verdict is Verdict.OVER:
+        false = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, target)
+        if false is not None:
+            out += (Score(false.opponent, "false_claim_of_game", false.award),)
+            if false.set_back:
+                out += (Score(seat, "set_back", false.set_back),)
+    return Settled(ruling, false, out)
 
 
 def heels_pegged(heels: int, claim: int | None, tournament: bool) -> int:

@@ -3,25 +3,78 @@
 *Malformed* input cannot be read at all (an unknown card, a hand of three
 cards).  *Illegal* input is well formed but breaks a rule (a card played past
 31, a go while holding a playable card); it carries what would have been legal.
+
+Every error says where the problem is as a :data:`Location`: the keys and
+indexes that lead to it inside what the raiser was handed (``("cards", 2)``),
+outermost first.  A caller that handed in a part of something larger says
+where that part sits with :meth:`CribbageError.within` (or :func:`located`),
+so each layer names only its own part; the edge turns the whole location into
+its own notation (a JSON pointer).  The core never names the edge's fields.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Self, Sequence, TypeAlias
+
+Step: TypeAlias = str | int
+Location: TypeAlias = tuple[Step, ...]
+"""Keys and indexes from the outermost in; ``()`` is the input as a whole."""
+
+
+def steps(path: str) -> Location:
+    """A location from its slash spelling: ``"hands/1"`` is ``("hands", 1)``.
+
+    >>> steps("hands/1"), steps("claim"), steps("")
+    (('hands', 1), ('claim',), ())
+    """
+    return tuple(int(s) if s.isdigit() and s.isascii() else s for s in path.split("/")) if path else ()
 
 
 class CribbageError(ValueError):
     """Base of every error the rules core raises on bad input.
 
-    ``field`` names where the problem is, as a JSON-pointer-like path relative
-    to whatever the caller handed in (``"cards/2"``), when the core knows it.
+    ``at`` is where the problem is (a :data:`Location`), relative to what the
+    raiser was handed.  ``field`` is the same, written as a slash path, for a
+    check that names one of its own parameters (``field="hands/1"``).
     """
 
-    def __init__(self, message: str, *, field: str | None = None, **extra: Any) -> None:
+    def __init__(self, message: str, *, at: Location = (), field: str | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
-        self.field = field
+        self.at: Location = at + steps(field) if field else at
         self.extra = extra
+
+    def within(self, *outer: Step) -> Self:
+        """This error, located inside ``outer`` (where the caller's part sits); returns it to re-raise.
+
+        >>> MalformedError("no", at=("cards", 2)).within("items", 0).at
+        ('items', 0, 'cards', 2)
+        """
+        self.at = outer + self.at
+        return self
+
+    @property
+    def field(self) -> str | None:
+        """The location as a slash path (``"cards/2"``), None for the input as a whole.
+
+        >>> MalformedError("no", at=("hands", 1)).field, MalformedError("no").field is None
+        ('hands/1', True)
+        """
+        return "/".join(str(s) for s in self.at) or None
+
+
+@contextmanager
+def located(*outer: Step) -> Iterator[None]:
+    """Locate every :class:`CribbageError` raised inside within ``outer``::
+
+        with located("options"):
+            options = read_options(data["options"])
+    """
+    try:
+        yield
+    except CribbageError as exc:
+        raise exc.within(*outer)
 
 
 class MalformedError(CribbageError):
@@ -35,8 +88,8 @@ class MalformedCardError(MalformedError):
 class DuplicateCardError(MalformedError):
     """The same card given twice where every card must be distinct."""
 
-    def __init__(self, message: str, *, card: Any = None, field: str | None = None) -> None:
-        super().__init__(message, field=field, card=str(card) if card is not None else None)
+    def __init__(self, message: str, *, card: Any = None, at: Location = (), field: str | None = None) -> None:
+        super().__init__(message, at=at, field=field, card=str(card) if card is not None else None)
         self.card = card
 
 
@@ -44,7 +97,8 @@ class IllegalError(CribbageError):
     """Well-formed input that the rules forbid.
 
     ``rule`` is a short stable code (``"count_over_31"``), ``legal`` lists what
-    would have been legal instead, in the same notation as the input.
+    would have been legal instead (the core's own actions; the edge writes
+    them in its notation, and :mod:`.game.observe` says which a seat is told).
     """
 
     def __init__(
@@ -53,9 +107,10 @@ class IllegalError(CribbageError):
         *,
         rule: str,
         legal: Sequence[Any] = (),
+        at: Location = (),
         field: str | None = None,
         **extra: Any,
     ) -> None:
-        super().__init__(message, field=field, **extra)
+        super().__init__(message, at=at, field=field, **extra)
         self.rule = rule
         self.legal = list(legal)

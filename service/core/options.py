@@ -1,17 +1,18 @@
 """Game options: the player count, the target and every variant, all off by
 default (docs/rules.md, "The deal" and "Variants").
 
-:class:`GameOptions` is the one place options are checked: each field's type
-(:meth:`GameOptions.from_json`, from the real annotations) and every value
-and combination (its constructor), each error naming ``options/<field>``.
-The constants below are the values allowed, for an edge that documents them.
+:class:`GameOptions` is the one place options are checked: every value and
+combination (its constructor), each error located at the option
+(``("seed",)``).  How options are written as JSON, and each JSON value's
+type, are the boundary's (:mod:`service.boundary.options`).  The constants
+below are the values allowed, for an edge that documents them.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from functools import lru_cache
-from typing import Any, Sequence, get_type_hints
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import NamedTuple, Sequence
 
 from .errors import MalformedError
 
@@ -22,6 +23,10 @@ DECKS = ("random", "seeded", "client")
 reproducible from ``seed``, or cards supplied by the client (a real table)."""
 SEED_LENGTH = (1, 200)
 """The shortest and the longest seed, in characters."""
+SECRET_SEED_LENGTH = 32
+"""The shortest seed of a sealed game: whoever knows a seed deals the same
+packs (a second game started with it holds every seat of a twin), so there
+the seed is a secret and must not be guessable."""
 DOUBLE_SKUNK_GAMES = (3, 4)
 
 
@@ -33,6 +38,23 @@ def side_of(players: int, seat: int) -> int:
     (1, 2)
     """
     return seat % 2 if players == 4 else seat
+
+
+def sides_of(players: int) -> int:
+    """Scores kept at a table: one per player, or one per partnership with four."""
+    return 2 if players == 4 else players
+
+
+def side_totals(players: int, per_seat: Sequence[int]) -> list[int]:
+    """Each side's points from each seat's (the partnerships' sums with four players).
+
+    >>> side_totals(4, [1, 2, 3, 4]), side_totals(3, [1, 2, 3])
+    ([4, 6], [1, 2, 3])
+    """
+    out = [0] * sides_of(players)
+    for seat, points in enumerate(per_seat):
+        out[side_of(players, seat)] += points
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,26 +83,30 @@ class GameOptions:
 
     def __post_init__(self) -> None:
         if self.players not in PLAYERS:
-            raise MalformedError(f"a game is for 2, 3 or 4 players, not {self.players}", field="players")
+            raise MalformedError(f"a game is for 2, 3 or 4 players, not {self.players}", at=("players",))
         if self.target not in TARGETS:
-            raise MalformedError(f"the target is 121 or 61, not {self.target}", field="target")
+            raise MalformedError(f"the target is 121 or 61, not {self.target}", at=("target",))
         if self.five_and_two and self.players != 2:
-            raise MalformedError("the five-and-two deal is for 2 players", field="five_and_two")
+            raise MalformedError("the five-and-two deal is for 2 players", at=("five_and_two",))
         if self.deck not in DECKS:
-            raise MalformedError(f"deck is one of {', '.join(DECKS)}", field="deck")
+            raise MalformedError(f"deck is one of {', '.join(DECKS)}", at=("deck",))
         if (self.deck == "seeded") != (self.seed is not None):
-            raise MalformedError("a seed is given exactly when the deck is 'seeded'", field="seed")
+            raise MalformedError("a seed is given exactly when the deck is 'seeded'", at=("seed",))
         if self.seed is not None and not SEED_LENGTH[0] <= len(self.seed) <= SEED_LENGTH[1]:
-            raise MalformedError(f"a seed is {SEED_LENGTH[0]} to {SEED_LENGTH[1]} characters", field="seed")
+            raise MalformedError(f"a seed is {SEED_LENGTH[0]} to {SEED_LENGTH[1]} characters", at=("seed",))
         if self.double_skunk_games not in DOUBLE_SKUNK_GAMES:
-            raise MalformedError("a double skunk counts 3 or 4 games", field="double_skunk_games")
+            raise MalformedError("a double skunk counts 3 or 4 games", at=("double_skunk_games",))
+        if self.lurch and self.target != 121:
+            # The lurch line is 61 points short of 121; a game to 61 has none
+            # (as match scoring decides: one rule for both operations).
+            raise MalformedError("the lurch (loser below 61) is for a game to 121", at=("lurch",))
         if self.muggins_in_play and not self.muggins:
-            raise MalformedError("muggins in the play needs muggins", field="muggins_in_play")
+            raise MalformedError("muggins in the play needs muggins", at=("muggins_in_play",))
 
     @property
     def sides(self) -> int:
         """Scores kept: one per player, or one per partnership with four."""
-        return 2 if self.players == 4 else self.players
+        return sides_of(self.players)
 
     def side_of(self, seat: int) -> int:
         return side_of(self.players, seat)
@@ -102,58 +128,11 @@ class GameOptions:
 
     @property
     def skunk_line(self) -> int:
-        return 91 if self.target == 121 else 31
+        return skunk_line(self.target)
 
     @property
     def double_skunk_line(self) -> int | None:
-        return 61 if self.target == 121 else None
-
-    def to_json(self) -> dict[str, Any]:
-        """The options that differ from the defaults (a fresh dict): what
-        :meth:`from_json` reads back to these options.
-
-        >>> GameOptions(players=3, skunk=True).to_json()
-        {'players': 3, 'skunk': True}
-        """
-        return dict(_differences(self))
-
-    @classmethod
-    def from_json(cls, data: Any) -> GameOptions:
-        """Options from JSON: an object of known fields, each of its declared
-        type (``true``/``false`` for a bool, an integer that is no bool for an
-        int, a string, or null where allowed), every value checked; the
-        fields left out take their defaults.
-
-        >>> GameOptions.from_json({"players": True})
-        Traceback (most recent call last):
-        ...
-        service.core.errors.MalformedError: option 'players' is an integer
-        """
-        if not isinstance(data, dict):
-            raise MalformedError("options must be an object", field="options")
-        for key, value in data.items():
-            expected = _TYPES.get(key)
-            if expected is None:
-                raise MalformedError(f"unknown option {key!r}", field=f"options/{key}")
-            if not isinstance(value, expected) or (type(value) is bool and expected is not bool):
-                raise MalformedError(f"option {key!r} is {_TYPE_NAMES[expected]}", field=f"options/{key}")
-        try:
-            return cls(**data)
-        except MalformedError as exc:
-            exc.field = f"options/{exc.field}" if exc.field else "options"
-            raise
-
-
-_TYPES: dict[str, Any] = {f.name: get_type_hints(GameOptions)[f.name] for f in fields(GameOptions)}
-"""Each option's type, from the annotations themselves (``str | None`` is a union isinstance reads)."""
-_TYPE_NAMES = {bool: "true or false", int: "an integer", str: "a string", str | None: "a string or null"}
-assert set(_TYPES.values()) <= set(_TYPE_NAMES), _TYPES
-_DEFAULTS = asdict(GameOptions())
-
-
-@lru_cache(maxsize=512)
-def _differences(options: GameOptions) -> tuple[tuple[str, Any], ...]:
-    return tuple((k, v) for k, v in asdict(options).items() if _DEFAULTS[k] != v)
+        return double_skunk_line(self.target)
 
 
 def next_first_dealer(scores: Sequence[int], first_dealer: int, loser_deals_first: bool, seats: int) -> int:
@@ -165,23 +144,76 @@ def next_first_dealer(scores: Sequence[int], first_dealer: int, loser_deals_firs
     return (first_dealer + 1) % seats
 
 
-def outcome(options: GameOptions, winner_side: int, scores: list[int]) -> dict[str, Any]:
+class Result(StrEnum):
+    """What a loser's score makes of a win (docs/rules.md, "Skunk"; ACC game points)."""
+
+    WIN = "win"
+    SKUNK = "skunk"
+    DOUBLE_SKUNK = "double_skunk"
+    LURCH = "lurch"
+
+
+def skunk_line(target: int) -> int:
+    """Below it a loser is skunked: 91 in a game to 121, 31 in a game to 61."""
+    return 91 if target == 121 else 31
+
+
+def double_skunk_line(target: int) -> int | None:
+    """Below it a loser is double skunked (or lurched): 61, in a game to 121 only."""
+    return 61 if target == 121 else None
+
+
+def loss(score: int, target: int, *, skunk: bool = True, double_skunk: bool = True, lurch: bool = False) -> Result:
+    """The one home of the skunk: what a loser's ``score`` makes of the win.
+    Below the 61 line (a game to 121 only) a double skunk where skunks are
+    counted and the double skunk is played, else a lurch where that is; then
+    below the skunk line a skunk where skunks are counted; else a plain win.
+
+    >>> loss(60, 121), loss(60, 121, double_skunk=False, lurch=True), loss(60, 121, skunk=False, lurch=True)
+    (<Result.DOUBLE_SKUNK: 'double_skunk'>, <Result.LURCH: 'lurch'>, <Result.LURCH: 'lurch'>)
+    >>> loss(30, 61), loss(91, 121), loss(90, 121, skunk=False)
+    (<Result.SKUNK: 'skunk'>, <Result.WIN: 'win'>, <Result.WIN: 'win'>)
+    """
+    low = double_skunk_line(target)
+    if low is not None and score < low:
+        if skunk and double_skunk:
+            return Result.DOUBLE_SKUNK
+        if lurch:
+            return Result.LURCH
+    if skunk and score < skunk_line(target):
+        return Result.SKUNK
+    return Result.WIN
+
+
+class Loser(NamedTuple):
+    """A side that lost a game: its score, what that makes of the win (None: a plain win), the games it counts."""
+
+    side: int
+    score: int
+    result: Result | None
+    games: int
+
+
+class Outcome(NamedTuple):
+    """Who won a game and how many games each loser's margin is worth; for a
+    game played (:func:`service.core.game.result`), who deals the next one first."""
+
+    winner: int
+    losers: tuple[Loser, ...]
+    next_first_dealer: int | None = None
+
+
+def outcome(options: GameOptions, winner_side: int, scores: Sequence[int]) -> Outcome:
     """Who won, and how many games each loser's margin is worth.
 
-    >>> outcome(GameOptions(skunk=True), 0, [121, 80])["losers"]
-    [{'side': 1, 'score': 80, 'result': 'skunk', 'games': 2}]
+    >>> outcome(GameOptions(skunk=True), 0, [121, 80]).losers
+    (Loser(side=1, score=80, result=<Result.SKUNK: 'skunk'>, games=2),)
     """
+    games_for = {Result.WIN: 1, Result.SKUNK: 2, Result.LURCH: 2, Result.DOUBLE_SKUNK: options.double_skunk_games}
     losers = []
     for side, score in enumerate(scores):
         if side == winner_side:
             continue
-        result, games = None, 1
-        dline = options.double_skunk_line
-        if options.skunk and dline is not None and score < dline:
-            result, games = "double_skunk", options.double_skunk_games
-        elif options.skunk and score < options.skunk_line:
-            result, games = "skunk", 2
-        elif options.lurch and dline is not None and score < dline:
-            result, games = "lurch", 2
-        losers.append({"side": side, "score": score, "result": result, "games": games})
-    return {"winner": winner_side, "losers": losers}
+        result = loss(score, options.target, skunk=options.skunk, lurch=options.lurch)
+        losers.append(Loser(side, score, None if result is Result.WIN else result, games_for[result]))
+    return Outcome(winner_side, tuple(losers))

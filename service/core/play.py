@@ -371,7 +371,7 @@ def replay(play: Play, actions: Sequence[Action]) -> tuple[Play, list[PegEvent]]
         try:
             play, event = play.apply(action)
         except IllegalError as exc:
-            exc.field = f"plays/{i}"
+            exc.at = ("plays", i)
             exc.extra["index"] = i
             raise
         events.append(event)

@@ -43,7 +43,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple, Sequence, overload
 
 from . import show_text
-from .cards import CARDS, Card, ensure_distinct, parse_cards
+from .cards import CARDS, Card, ensure_distinct, parse_cards  # noqa: F401  (the doctests use parse_cards)
 from .engine import kernel
 from .errors import MalformedError
 from .peg import Score

@@ -19,7 +19,7 @@ def _dumps(obj: Any) -> bytes:
 JSON_HANDLER = falcon.media.JSONHandler(dumps=_dumps, loads=orjson.loads)
 
 
-def install(app: falcon.App) -> None:
+def install(app: falcon.App[falcon.Request, falcon.Response]) -> None:
     """Only JSON in (anything else is 415), orjson out."""
     app.req_options.media_handlers = falcon.media.Handlers({falcon.MEDIA_JSON: JSON_HANDLER})
     app.resp_options.media_handlers = falcon.media.Handlers({falcon.MEDIA_JSON: JSON_HANDLER})

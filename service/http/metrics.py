@@ -70,7 +70,7 @@ class Recorder:
     def __init__(self, flush_seconds: float = FLUSH_SECONDS) -> None:
         self.flush_seconds = flush_seconds
         self._lock = threading.Lock()
-        self._rows: dict[tuple[str, str, int], list] = {}
+        self._rows: dict[tuple[str, str, int], list[float]] = {}
         self._width = len(BUCKETS) + 1
         self._thread: threading.Thread | None = None
         self._background = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
@@ -92,7 +92,7 @@ class Recorder:
         """Write what was buffered into prometheus-client's values, and empty the buffer."""
         with self._lock:
             rows, self._rows = self._rows, {}
-        latency: dict[tuple[str, str], list] = {}
+        latency: dict[tuple[str, str], list[float]] = {}
         for (method, route, status), row in rows.items():
             REQUESTS.labels(method, route, str(status)).inc(sum(row[:-1]))
             into = latency.setdefault((method, route), [0] * self._width + [0.0])
@@ -140,6 +140,6 @@ def exposition() -> tuple[bytes, str]:
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

@@ -30,9 +30,10 @@ from typing import Any, Iterable, Mapping
 import falcon
 import orjson
 
+from service.boundary.actions import legal_json
+from service.boundary.pointers import json_pointer as json_pointer  # the pointer of a request path, for callers here
+from service.boundary.pointers import pointer
 from service.core.errors import CribbageError, IllegalError
-
-from .actions import action_json
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://cribbage.example/problems/"
@@ -61,22 +62,6 @@ _STATUS_PROBLEMS: dict[int, tuple[str, str]] = {
 def problem_type(slug: str) -> str:
     """The ``type`` URI of a problem slug (``"about:blank"`` stays as is)."""
     return slug if slug == "about:blank" else PROBLEM_BASE + slug
-
-
-def json_pointer(*parts: Any) -> str:
-    """RFC 6901 pointer from path parts: ``json_pointer("cards", 2) == "/cards/2"``.
-
-    >>> json_pointer("cards", 2), json_pointer(), json_pointer("a/b~c")
-    ('/cards/2', '', '/a~1b~0c')
-    """
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
-def core_field(field: str | None) -> str:
-    """Turn a core ``field`` (``"cards/2"`` or ``"/cards/2"``) into a JSON pointer."""
-    if not field:
-        return ""
-    return field if field.startswith("/") else "/" + field
 
 
 class ProblemError(falcon.HTTPError):
@@ -120,14 +105,14 @@ def invalid_request(errors: list[dict[str, str]], **extensions: Any) -> ProblemE
     )
 
 
-def from_core_error(err: CribbageError, field: str | None = None) -> ProblemError:
-    """Map a rules-core error to a 422 problem.
+def from_core_error(err: CribbageError, legal: list[Any] | None = None) -> ProblemError:
+    """Map a rules-core error to a 422 problem, its location as the ``field`` pointer.
 
-    ``field`` overrides the error's own (the HTTP layer often knows better
-    where in the request a bad card came from).
+    ``legal`` is an illegal move's legal actions as the endpoint writes them
+    (those its caller may be told, in the notation it sends moves in); by
+    default every one, in the play's or the game's notation.
     """
-    pointer = field if field is not None else core_field(err.field)
-    errors = [{"field": pointer, "reason": err.message}]
+    errors = [{"field": pointer(err.at), "reason": err.message}]
     if isinstance(err, IllegalError):
         return ProblemError(
             422,
@@ -136,7 +121,7 @@ def from_core_error(err: CribbageError, field: str | None = None) -> ProblemErro
             err.message,
             errors=errors,
             rule=err.rule,
-            legal=[action_json(x) for x in err.legal],
+            legal=[legal_json(x) for x in err.legal] if legal is None else legal,
         )
     return invalid_request(errors)
 
@@ -164,7 +149,7 @@ def problem_body(req: falcon.Request, exc: falcon.HTTPError) -> dict[str, Any]:
         if detail is None and status == 404:
             detail = f"there is no resource at {req.path}"
         elif detail is None and status == 405:
-            allow = (exc.headers or {}).get("Allow")
+            allow = dict(exc.headers or {}).get("Allow")
             detail = f"{req.method} is not allowed here; allowed: {allow}" if allow else None
     body: dict[str, Any] = {
         "type": problem_type(slug),

@@ -33,6 +33,9 @@ import sys
 import threading
 from typing import Any, Callable
 
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Any]
+"""A WSGI callable (PEP 3333)."""
+
 WARM_UP_PATH = "/v1/hands/score"
 WARM_UP_BODY = b'{"cards":["5H","5C","5S","JD"],"starter":"5D","crib":false}'
 WARM_UP_REQUEST_ID = "warm-up"
@@ -59,7 +62,7 @@ class Lifecycle:
         """The process is shutting down: never ready again."""
         self._draining.set()
 
-    def warm_up(self, app: Callable) -> bool:
+    def warm_up(self, app: WSGIApp) -> bool:
         """Send one score request through the WSGI ``app``; warm if it was answered 200.
 
         The request is counted in ``/metrics`` like any other (one per worker
@@ -73,7 +76,7 @@ class Lifecycle:
             return self._warm.is_set()
 
 
-def _call(app: Callable, path: str, body: bytes) -> str:
+def _call(app: WSGIApp, path: str, body: bytes) -> str:
     """A POST with a JSON body straight into the WSGI callable; its status line."""
     environ: dict[str, Any] = {
         "REQUEST_METHOD": "POST", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
@@ -86,7 +89,7 @@ def _call(app: Callable, path: str, body: bytes) -> str:
     }
     status: list[str] = []
 
-    def start_response(line: str, headers: list, exc_info: Any = None) -> Callable:
+    def start_response(line: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
         status.append(line)
         return lambda data: None
 

@@ -30,10 +30,13 @@ from typing import Any, Mapping
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import POST_LOAD, PRE_LOAD, VALIDATES, VALIDATES_SCHEMA
 
+from service.boundary.pointers import json_pointer
 from service.core.cards import SPELLINGS, Card, repeated_cards
 from service.core.errors import MalformedCardError
+from service.core.claims import MAX_CLAIM
+from service.core.options import PLAYERS, TARGETS, sides_of
 
-from .problems import invalid_request, json_pointer
+from .problems import invalid_request
 
 _BLANKS = " \t"
 
@@ -98,7 +101,7 @@ class StrictInteger(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-class CardField(fields.Field):
+class CardField(fields.Field[Any]):
     """A card in any spelling of the core's (``5H``, ``10h``, ``TH``, ``5♥``), loaded as :class:`Card`.
 
     Dumps the canonical spelling (``TH``).  A spelling that names no card is
@@ -118,7 +121,7 @@ class CardField(fields.Field):
         return None if value is None else str(value)
 
 
-class Cards(fields.Field):
+class Cards(fields.Field[Any]):
     """A JSON array of ``least`` to ``most`` cards, loaded as a tuple of :class:`Card`.
 
     The one place where a request's number of cards is checked; ``what``
@@ -170,14 +173,14 @@ class Cards(fields.Field):
         return None if value is None else [str(c) for c in value]
 
 
-class ArrayOf(fields.Field):
+class ArrayOf(fields.Field[Any]):
     """A JSON array of ``least`` to ``most`` items of ``inner`` (e.g. hands of
     :class:`Cards`), loaded as a tuple: ``fields.List`` without its per-item
     machinery when every item is well formed."""
 
     default_error_messages = {"type": "expected an array"}
 
-    def __init__(self, inner: fields.Field, least: int, most: int, *, what: str, **kwargs: Any) -> None:
+    def __init__(self, inner: fields.Field[Any], least: int, most: int, *, what: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.inner, self.least, self.most, self.what = inner, least, most, what
 
@@ -208,7 +211,7 @@ class ArrayOf(fields.Field):
         return tuple(out)
 
 
-class ShortList(fields.List):
+class ShortList(fields.List[Any]):
     """``fields.List`` that refuses an array longer than its ``validate.Length`` allows
     before reading a single item (``fields.List`` reads every item first: 10,000
     cards in a 64 KiB body cost 30-60 ms before the length was checked)."""
@@ -340,21 +343,25 @@ class HandClaimRequest(HandScoreRequest):
     seat).  Only a body with one of these fields is loaded by this schema, so
     the plain count keeps its lean path."""
 
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     muggins = StrictBoolean(load_default=False)
-    players = StrictInteger(load_default=2, validate=validate.Range(2, 4))
+    muggins_called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
+    """ACC 10.4.a: the opponent's "muggins for N"; he takes the lesser of N and the points missed."""
+    players = StrictInteger(load_default=2, validate=validate.OneOf(PLAYERS))
     seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
     tournament = StrictBoolean(load_default=False)
     scores = fields.List(StrictInteger(validate=validate.Range(0, 120)), validate=validate.Length(2, 3))
-    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+    target = StrictInteger(load_default=121, validate=validate.OneOf(TARGETS))
 
     def check(self, data: dict[str, Any]) -> None:
         players = data["players"]
         if data["seat"] >= players:
             raise ValidationError({"seat": [f"seat {data['seat']} is not at a {players}-player table"]})
+        if "muggins_called" in data and ("claim" not in data or not data["muggins"]):
+            raise ValidationError({"muggins_called": ["a muggins call needs a claim and muggins: true"]})
         scores = data.get("scores")
         if scores is not None:
-            sides = 2 if players == 4 else players
+            sides = sides_of(players)
             if len(scores) != sides:
                 raise ValidationError({"scores": [f"a {players}-player game keeps {sides} scores, not {len(scores)}"]})
             late = [i for i, v in enumerate(scores) if v >= data["target"]]
@@ -362,7 +369,8 @@ class HandClaimRequest(HandScoreRequest):
                 raise ValidationError({"scores": {late[0]: [f"the game is over at {data['target']}"]}})
 
 
-CLAIM_FIELDS = frozenset(("claim", "muggins", "players", "seat", "tournament", "scores", "target"))
+CLAIM_FIELDS = frozenset(("claim", "muggins", "muggins_called", "players", "seat", "tournament", "scores",
+                          "target"))
 """The fields that make a hands/score body a judged claim."""
 
 
@@ -401,6 +409,7 @@ def _reason(message: str) -> str:
 def load(schema: Schema, data: Mapping[str, Any]) -> dict[str, Any]:
     """Validate ``data``; a :class:`ValidationError` becomes a 422 problem."""
     try:
-        return schema.load(data)
+        loaded: dict[str, Any] = schema.load(data)
+        return loaded
     except ValidationError as err:
         raise invalid_request(flatten_errors(err.messages)) from err

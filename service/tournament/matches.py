@@ -15,8 +15,8 @@ match              totals of game points, games won and spread per side; a
                    or (loser deals first) is the last game's loser
 =================  ==============================================================
 
-The skunk lines are the game's own (:class:`~service.core.options.GameOptions`,
-``skunk_line`` and ``double_skunk_line``): one home for where a skunk starts.
+The skunk is classified in one place, :func:`service.core.options.loss`
+(the lines and which switch counts what), for games and matches alike.
 
 **Decision (three players):** each loser has his own result; the game's result
 is the one against the loser nearest the winner (a skunk only when every loser
@@ -25,7 +25,7 @@ is the sum of his margins over each loser, each loser records minus his own,
 so the spread of a game always sums to 0.
 
 >>> g = score_game([121, 85])
->>> g.winner, g.result, g.game_points, g.spread
+>>> g.winner, str(g.result), g.game_points, g.spread
 (0, 'skunk', (3, 0), (36, -36))
 """
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from service.core.errors import MalformedError
-from service.core.options import TARGETS, GameOptions
+from service.core.options import TARGETS, Result, loss
 from service.core.options import next_first_dealer as core_next_first_dealer
 
 BEST_OF = (1, 3, 5, 7)
@@ -65,24 +65,18 @@ class MatchRules:
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:
-            raise MalformedError(f"the target is 121 or 61, not {self.target}", field="target")
+            raise MalformedError(f"the target is 121 or 61, not {self.target}", at=("target",))
         if self.double_skunk and self.lurch:
-            raise MalformedError("the double skunk and the lurch are one line (61): choose one", field="lurch")
+            raise MalformedError("the double skunk and the lurch are one line (61): choose one", at=("lurch",))
         if (self.double_skunk or self.lurch) and self.target != 121:
             raise MalformedError("the double skunk and the lurch are for a game to 121",
-                                 field="lurch" if self.lurch else "double_skunk")
+                                 at=("lurch",) if self.lurch else ("double_skunk",))
         if self.best_of is not None and self.best_of not in BEST_OF:
-            raise MalformedError("a match is best of 1, 3, 5 or 7 games", field="best_of")
+            raise MalformedError("a match is best of 1, 3, 5 or 7 games", at=("best_of",))
 
-    @property
-    def lines(self) -> tuple[int, int | None]:
-        """(skunk line, 61-line or None), from the game's options."""
-        o = GameOptions(target=self.target)
-        return o.skunk_line, o.double_skunk_line
-
-    def points(self, result: str) -> int:
-        return {"win": self.win_points, "skunk": self.skunk_points,
-                "double_skunk": self.double_skunk_points, "lurch": self.lurch_points}[result]
+    def points(self, result: Result) -> int:
+        return {Result.WIN: self.win_points, Result.SKUNK: self.skunk_points,
+                Result.DOUBLE_SKUNK: self.double_skunk_points, Result.LURCH: self.lurch_points}[result]
 
 
 class GameScore(NamedTuple):
@@ -90,34 +84,33 @@ class GameScore(NamedTuple):
 
     scores: tuple[int, ...]
     winner: int
-    result: str
-    loser_results: tuple[tuple[int, str], ...]
+    result: Result
+    loser_results: tuple[tuple[int, Result], ...]
     """(side, its result) for each loser."""
     game_points: tuple[int, ...]
     spread: tuple[int, ...]
     first_dealer: int | None
 
 
-def loser_result(score: int, rules: MatchRules) -> str:
-    """What a loser's score makes of the win: win, skunk, double skunk or lurch."""
-    skunk, low = rules.lines
-    if low is not None and score < low and (rules.double_skunk or rules.lurch):
-        return "double_skunk" if rules.double_skunk else "lurch"
-    return "skunk" if score < skunk else "win"
+def loser_result(score: int, rules: MatchRules) -> Result:
+    """What a loser's score makes of the win: win, skunk, double skunk or lurch
+    (the rule's one home is :func:`service.core.options.loss`; a tournament
+    always counts the skunk)."""
+    return loss(score, rules.target, double_skunk=rules.double_skunk, lurch=rules.lurch)
 
 
-def check_final(scores: Sequence[int], rules: MatchRules, field: str = "scores") -> int:
+def check_final(scores: Sequence[int], rules: MatchRules) -> int:
     """A finished game's scores: 2 or 3 sides, exactly one at the target or past it; the winner's side."""
     if not 2 <= len(scores) <= 3:
         raise MalformedError(f"a game has 2 or 3 sides (4 players score as 2 partnerships), not {len(scores)}",
-                             field=field)
+                             at=("scores",))
     for i, s in enumerate(scores):
         if type(s) is not int or not 0 <= s <= MAX_SCORE:
-            raise MalformedError(f"a final score is 0 to {MAX_SCORE}", field=f"{field}/{i}")
+            raise MalformedError(f"a final score is 0 to {MAX_SCORE}", at=("scores", i))
     won = [i for i, s in enumerate(scores) if s >= rules.target]
     if len(won) != 1:
         raise MalformedError(f"a finished game has exactly one side at {rules.target} or more, not {len(won)}",
-                             field=field)
+                             at=("scores",))
     return won[0]
 
 
@@ -170,7 +163,7 @@ def score_match(games: Sequence[Sequence[int]], rules: MatchRules = MatchRules()
     ((5, 3), (2, 1), 0, 3)
     """
     if not games:
-        raise MalformedError("a match has at least one game", field="games")
+        raise MalformedError("a match has at least one game", at=("games",))
     sides = None
     dealer = rules.first_dealer
     scored: list[GameScore] = []
@@ -178,17 +171,16 @@ def score_match(games: Sequence[Sequence[int]], rules: MatchRules = MatchRules()
     need = None if rules.best_of is None else rules.best_of // 2 + 1
     for i, scores in enumerate(games):
         if decided is not None:
-            raise MalformedError(f"the match was decided after game {decided}", field=f"games/{i}")
+            raise MalformedError(f"the match was decided after game {decided}", at=("games", i))
         try:
             if sides is not None and len(scores) != sides:
-                raise MalformedError(f"every game of a match has {sides} sides", field="scores")
+                raise MalformedError(f"every game of a match has {sides} sides", at=("scores",))
             if not 0 <= dealer < len(scores):
                 raise MalformedError(f"the first dealer is a side of the game (0 to {len(scores) - 1})",
-                                     field="first_dealer")
+                                     at=("first_dealer",))
             game = score_game(scores, rules, dealer)
         except MalformedError as exc:
-            exc.field = f"games/{i}/{exc.field}" if exc.field != "first_dealer" else "first_dealer"
-            raise
+            raise exc if exc.at == ("first_dealer",) else exc.within("games", i)
         sides = len(scores)
         scored.append(game)
         dealer = next_first_dealer(game, dealer, rules)

@@ -1,11 +1,11 @@
 // @ts-check
 /**
- * A TypeScript-typed client of the cribbage service, as a web or mobile
- * developer would write one: the types come from openapi.yaml
- * (`npx openapi-typescript openapi.yaml -o schema.d.ts`, next to this file;
- * imported as ./schema.js, which TypeScript resolves to schema.d.ts),
- * the calls go through openapi-fetch.  Plain JavaScript so that node 20 runs
- * it as is; `tsc --checkJs` checks it against the generated types (the
+ * A program on the cribbage service's TypeScript client, as a web or mobile
+ * developer would write one: `make clients` (tools/clients.py) generates the
+ * types from openapi.yaml (schema.d.ts, imported as ./schema.js, which
+ * TypeScript resolves to schema.d.ts) beside client.mjs (openapi-fetch typed
+ * by them); this file runs in that folder.  Plain JavaScript so that node 20
+ * runs it as is; `tsc --checkJs` checks it against the generated types (the
  * JSDoc annotations below), so a contract change that breaks this client
  * fails the type check.
  *
@@ -17,7 +17,7 @@
  * tests/test_generated_clients.py.  Exits 1 (printing the problem) on any
  * answer that is not a 2xx.
  */
-import createClient from "openapi-fetch";
+import { cribbageClient } from "./client.mjs";
 
 /** @typedef {import("./schema.js").paths} paths */
 /** @typedef {import("./schema.js").components["schemas"]} schemas */
@@ -29,7 +29,7 @@ if (!baseUrl) {
 }
 
 /** @type {import("openapi-fetch").Client<paths>} */
-const client = createClient({ baseUrl });
+const client = cribbageClient(baseUrl);
 
 /**
  * The answer's data, or exit 1 with the problem.

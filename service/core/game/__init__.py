@@ -8,18 +8,22 @@ OpenSpiel-style: :func:`new_game`, :func:`legal_actions`, :func:`check`,
 * :mod:`.state` -- the state: the deal's start plus its actions, replayed
 * :mod:`.deck` -- each deal's pack, committed by the deck seed
 * :mod:`.events` -- what happened, in table order
+* :mod:`.observe` -- what each viewer (a seat, a spectator, everyone) sees and is told
 """
 
-from .actions import ACTION_TYPES, Count, Cut, Deal, Discard, GameAction, Go, PlayCard, action_type, notation, parse_action
-from .events import EVENT_TYPES, GameEvent
+from .actions import (ACTION_TYPES, ActionKind, Count, Counted, Cut, Deal, Discard, GameAction, Go, PlayCard,
+                      action_type, notation, parse_action)
+from .events import (EVENT_TYPES, CutForDeal, DealRecorded, Dealt, Discarded, EventKind, GameEvent, GameOver,
+                     HandCounted, Played, StarterTurned, Went)
 from ..show import HEELS_POINTS
-from .position import PHASES, Position, can, check, legal_actions
+from .position import PHASES, Phase, Position, can, check, legal_actions
 from .state import GameState, apply_action, chain, genesis, legal, new_game, replay_record, restore, result
 
 __all__ = [
-    "ACTION_TYPES", "EVENT_TYPES", "HEELS_POINTS", "PHASES",
+    "ACTION_TYPES", "EVENT_TYPES", "HEELS_POINTS", "PHASES", "ActionKind", "Counted", "EventKind",
+    "CutForDeal", "DealRecorded", "Dealt", "Discarded", "GameOver", "HandCounted", "Played", "StarterTurned", "Went",
     "Count", "Cut", "Deal", "Discard", "GameAction", "Go", "PlayCard",
-    "GameEvent", "GameState", "Position",
+    "GameEvent", "GameState", "Phase", "Position",
     "action_type", "apply_action", "can", "chain", "check", "genesis", "legal", "legal_actions",
     "new_game", "notation", "parse_action", "replay_record", "restore", "result",
 ]

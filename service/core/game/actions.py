@@ -26,15 +26,35 @@ Discard(seat=1, cards=(Card.parse('6D'), Card.parse('2S')))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Union
 
 from ..cards import CANONICAL, CARDS, Card
+from ..claims import MAX_CLAIM
 from ..errors import MalformedError
 from ..play import Go, PlayCard
 
-__all__ = ["Deal", "Discard", "Cut", "PlayCard", "Go", "Count", "GameAction", "ACTION_TYPES",
-           "notation", "parse_action", "action_type"]
+__all__ = ["Deal", "Discard", "Cut", "PlayCard", "Go", "Count", "GameAction", "ACTION_TYPES", "ActionKind",
+           "Counted", "notation", "parse_action", "action_type"]
+
+
+class ActionKind(StrEnum):
+    """An action's name in the API and in the notation."""
+
+    DEAL = "deal"
+    DISCARD = "discard"
+    CUT = "cut"
+    PLAY = "play"
+    GO = "go"
+    COUNT = "count"
+
+
+class Counted(StrEnum):
+    """What a count in the show counts: a hand, or (the dealer, last) the crib."""
+
+    HAND = "hand"
+    CRIB = "crib"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +95,17 @@ class Count:
 
     seat: int
     claim: int | None = None
-    what: str | None = None
+    what: Counted | None = None
 
 
 GameAction = Union[Deal, Discard, Cut, PlayCard, Go, Count]
 
-_TYPES: dict[type, str] = {Deal: "deal", Discard: "discard", Cut: "cut", PlayCard: "play", Go: "go",
-                           Count: "count"}
-ACTION_TYPES = tuple(_TYPES.values())
+_TYPES: dict[type, ActionKind] = {Deal: ActionKind.DEAL, Discard: ActionKind.DISCARD, Cut: ActionKind.CUT,
+                                  PlayCard: ActionKind.PLAY, Go: ActionKind.GO, Count: ActionKind.COUNT}
+ACTION_TYPES = tuple(ActionKind)
 
 
-def action_type(action: GameAction) -> str:
+def action_type(action: GameAction) -> ActionKind:
     """The action's name in the API: deal, discard, cut, play, go or count."""
     return _TYPES[type(action)]
 
@@ -100,19 +120,18 @@ def _cards_text(cards: tuple[Card, ...]) -> str:
 @lru_cache(maxsize=16384)
 def notation(action: GameAction) -> str:
     """The action as one line of a record."""
-    kind = _TYPES[type(action)]
-    text = f"{kind} {action.seat}"
-    if kind == "deal":
+    text = f"{_TYPES[type(action)]} {action.seat}"
+    if isinstance(action, Deal):
         if action.hands is not None:
             text += " " + ".".join(_cards_text(h) for h in action.hands) + "/" + _cards_text(action.crib)
-    elif kind == "discard" and action.cards:
-        text += " " + _cards_text(action.cards)
-    elif kind == "cut":
-        if action.starter is not None:
-            text += f" {action.starter}"
-    elif kind == "play":
+        return text
+    if isinstance(action, Discard):
+        return text + " " + _cards_text(action.cards) if action.cards else text
+    if isinstance(action, Cut) and action.starter is not None:
+        text += f" {action.starter}"
+    elif isinstance(action, PlayCard):
         text += f" {action.card}"
-    if kind in ("play", "go", "count", "cut") and action.claim is not None:
+    if action.claim is not None:
         text += f" ={action.claim}"
     return text
 
@@ -121,12 +140,12 @@ def notation(action: GameAction) -> str:
 
 def _parse_cards(text: str, where: str) -> tuple[Card, ...]:
     if len(text) % 2:
-        raise MalformedError(f"{where}: cards are written two characters each, as 5H TD", field=None)
+        raise MalformedError(f"{where}: cards are written two characters each, as 5H TD")
     out = []
     for i in range(0, len(text), 2):
         card = CANONICAL.get(text[i:i + 2])
         if card is None:
-            raise MalformedError(f"{where}: {text[i:i + 2]!r} is not a card", field=None)
+            raise MalformedError(f"{where}: {text[i:i + 2]!r} is not a card")
         out.append(card)
     return tuple(out)
 
@@ -142,7 +161,7 @@ def parse_action(text: str) -> GameAction:
     if len(words) > 2 and words[-1].startswith("="):
         digits = words.pop()[1:]
         if not (digits.isdigit() and digits.isascii() and len(digits) <= 2 and str(int(digits)) == digits
-                and int(digits) <= 29):
+                and int(digits) <= MAX_CLAIM):
             raise MalformedError(f"{text!r}: a claim is =0 to =29")
         claim = int(digits)
     if len(words) < 2 or not (len(words[1]) == 1 and words[1] in "0123"):

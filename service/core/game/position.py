@@ -20,21 +20,37 @@ service deck dealt filled in), which is what a record keeps.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
-from ..claims import false_claim_of_game, heels_pegged, judge
-from ..errors import IllegalError, MalformedError
+from ..claims import check_claim, heels_pegged, settle
+from ..errors import IllegalError, MalformedError, Step
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
 from ..engine import kernel
 from ..show import CountedScores, his_heels
-from .actions import Count, Cut, Deal, Discard, GameAction, action_type
-from .events import GameEvent
+from .actions import Count, Counted, Cut, Deal, Discard, GameAction, action_type
+from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
 
-PHASES = ("deal", "discard", "cut", "play", "show", "over")
+
+
+class Phase(StrEnum):
+    """Where a deal stands (the value is the API's name for it): the dealer
+    deals, every seat discards, the pone cuts, the play, the show; ``over``
+    once a side reaches the target."""
+
+    DEAL = "deal"
+    DISCARD = "discard"
+    CUT = "cut"
+    PLAY = "play"
+    SHOW = "show"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
 
@@ -46,7 +62,7 @@ class Position(NamedTuple):
     first_dealer: int
     pegs: tuple[tuple[int, int], ...]
     """(front, back) per side."""
-    phase: str
+    phase: Phase
     hands: tuple[tuple[Card, ...], ...]
     """Each seat's cards: as dealt, then the four kept (played cards stay for the show)."""
     discards: tuple[tuple[Card, ...], ...]
@@ -80,20 +96,20 @@ class Position(NamedTuple):
 
     def counting_crib(self) -> bool:
         """In the show, whether the next count is the crib's."""
-        return self.phase == "show" and self.shown == self.options.players
+        return self.phase is Phase.SHOW and self.shown == self.options.players
 
     def to_act(self) -> list[int]:
         """Seats that may act now (several only while discarding)."""
         phase = self.phase
-        if phase == "play":
+        if phase is Phase.PLAY:
             return [self.play.turn]
-        if phase == "deal":
+        if phase is Phase.DEAL:
             return [self.dealer]
-        if phase == "discard":
+        if phase is Phase.DISCARD:
             return [s for s, d in enumerate(self.discards) if not d]
-        if phase == "cut":
+        if phase is Phase.CUT:
             return [self.pone]
-        if phase == "show":
+        if phase is Phase.SHOW:
             return [self.show_order()[self.shown]]
         return []
 
@@ -102,7 +118,7 @@ def start_of_deal(options: GameOptions, deal: int, dealer: int, first_dealer: in
                   pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> Position:
     """The position before the deal action of deal ``deal``."""
     n = options.players
-    return Position(options, deal, dealer, first_dealer, pegs, "deal", ((),) * n, ((),) * n, (), None,
+    return Position(options, deal, dealer, first_dealer, pegs, Phase.DEAL, ((),) * n, ((),) * n, (), None,
                     cards, None, 0, None)
 
 
@@ -115,17 +131,17 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     deal or cut is listed once, without its cards (any cards of the right
     number are legal)."""
     phase = pos.phase
-    if phase == "play":
+    if phase is Phase.PLAY:
         out: list[GameAction] = pos.play.legal_actions()  # type: ignore[assignment]
-    elif phase == "discard":
+    elif phase is Phase.DISCARD:
         k = pos.options.discards
         out = [_discard(s, combo) for s in pos.to_act() if seat is None or s == seat
                for combo in combinations(pos.hands[s], k)]
-    elif phase == "deal":
+    elif phase is Phase.DEAL:
         out = [_DEALS[pos.dealer]]
-    elif phase == "cut":
+    elif phase is Phase.CUT:
         out = [_CUTS[pos.pone]]
-    elif phase == "show":
+    elif phase is Phase.SHOW:
         out = [_COUNTS[pos.show_order()[pos.shown]]]
     else:
         out = []
@@ -144,13 +160,16 @@ _CUTS = tuple(Cut(s) for s in range(4))
 _COUNTS = tuple(Count(s) for s in range(4))
 
 
-def _illegal(pos: Position, message: str, rule: str, field: str | None = None) -> IllegalError:
-    return IllegalError(message, rule=rule, legal=legal_actions(pos), field=field)
+def _illegal(pos: Position, message: str, rule: str, *at: Step) -> IllegalError:
+    """An illegal action located at ``at`` inside the action (``"cards", 1``)."""
+    return IllegalError(message, rule=rule, legal=legal_actions(pos), at=at)
 
 
-_PHASE_ACTIONS = {"deal": (Deal,), "discard": (Discard,), "cut": (Cut,), "play": (PlayCard, Go),
-                  "show": (Count,), "over": ()}
-_PHASE_VERB = {"deal": "deal", "discard": "discard", "cut": "cut", "play": "play or say go", "show": "count"}
+_PHASE_ACTIONS: dict[Phase, tuple[type, ...]] = {
+    Phase.DEAL: (Deal,), Phase.DISCARD: (Discard,), Phase.CUT: (Cut,), Phase.PLAY: (PlayCard, Go),
+    Phase.SHOW: (Count,), Phase.OVER: ()}
+_PHASE_VERB = {Phase.DEAL: "deal", Phase.DISCARD: "discard", Phase.CUT: "cut", Phase.PLAY: "play or say go",
+               Phase.SHOW: "count"}
 
 
 def check(pos: Position, action: GameAction) -> None:
@@ -159,15 +178,15 @@ def check(pos: Position, action: GameAction) -> None:
     if kind not in _CHECKS:
         raise MalformedError(f"{action!r} is not a game action")
     claim = getattr(action, "claim", None)
-    if claim is not None and not 0 <= claim <= 29:
-        raise MalformedError("a claim is 0 to 29 points", field="claim")
-    if pos.phase == "play" and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
+    if claim is not None:
+        check_claim(claim)
+    if pos.phase is Phase.PLAY and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
         _check_peg(pos, action)  # the common case, first
         return
     n = pos.options.players
     if not 0 <= action.seat < n:
         raise _illegal(pos, f"seat {action.seat} is not at a {n}-player table", "no_such_seat", "seat")
-    if pos.phase == "over":
+    if pos.phase is Phase.OVER:
         raise _illegal(pos, "the game is over", "game_over")
     if kind not in _PHASE_ACTIONS[pos.phase]:
         expected = _PHASE_VERB[pos.phase]
@@ -192,7 +211,7 @@ def _check_deal(pos: Position, a: Deal) -> None:
         raise _illegal(pos, f"deal to each of {o.players} seats", "wrong_deal", "hands")
     for s, h in enumerate(a.hands):
         if len(h) != o.cards_dealt:
-            raise _illegal(pos, f"deal {o.cards_dealt} cards to each seat", "wrong_deal", f"hands/{s}")
+            raise _illegal(pos, f"deal {o.cards_dealt} cards to each seat", "wrong_deal", "hands", s)
     if len(a.crib) != o.dealt_to_crib:
         raise _illegal(pos, f"deal {o.dealt_to_crib} cards straight to the crib", "wrong_deal", "crib")
     ensure_distinct([c for h in a.hands for c in h] + list(a.crib))
@@ -206,7 +225,7 @@ def _check_discard(pos: Position, a: Discard) -> None:
     ensure_distinct(a.cards)
     for i, c in enumerate(a.cards):
         if c not in pos.hands[a.seat]:
-            raise _illegal(pos, f"seat {a.seat} does not hold {c}", "card_not_held", f"cards/{i}")
+            raise _illegal(pos, f"seat {a.seat} does not hold {c}", "card_not_held", "cards", i)
 
 
 def _check_cut(pos: Position, a: Cut) -> None:
@@ -224,13 +243,13 @@ def _check_peg(pos: Position, a: PlayCard | Go) -> None:
     try:
         pos.play.check(a)
     except IllegalError as exc:
-        raise _illegal(pos, exc.message, exc.rule, "card" if type(a) is PlayCard else None) from None
+        raise _illegal(pos, exc.message, exc.rule, *(("card",) if type(a) is PlayCard else ())) from None
 
 
 def _check_count(pos: Position, a: Count) -> None:
     """The show order is the whole rule, checked with the turn; a count that
     names what it counts must name the right one."""
-    counting = "crib" if pos.counting_crib() else "hand"
+    counting = Counted.CRIB if pos.counting_crib() else Counted.HAND
     if a.what is not None and a.what != counting:
         raise _illegal(pos, f"seat {a.seat} counts the {counting} now, not the {a.what}", "wrong_count", "what")
 
@@ -290,23 +309,16 @@ def _peg(pos: Position, scores: Sequence[Score],
 
 
 def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, muggins: bool,
-             show: bool) -> list[Score]:
-    """A claim judged in a game; under tournament rules an over-claim into the
-    game hole is a false claim of game (ACC 8.4.b): the points made, the
-    points over-claimed up to the game hole to the next opponent, then the
-    offender set back 15."""
+             show: bool) -> tuple[Score, ...]:
+    """A claim settled in a game (:func:`~service.core.claims.settle`): under
+    tournament rules an over-claim into the game hole is a false claim of game,
+    judged from the side's score before this count (its partner's points in
+    the same event, pegged first, included)."""
     o = pos.options
-    ruling = judge(o.players, seat, scores, claim, muggins, show)
-    out = list(ruling.scores)
-    if o.tournament and ruling.verdict == "over":
-        side = o.side_of(seat)
-        before = pos.pegs[side][0] + sum(s.points for s in out if s.seat != seat and o.side_of(s.seat) == side)
-        false = false_claim_of_game(o.players, seat, before, ruling.made, ruling.counted, o.target)
-        if false is not None:
-            out += [Score(false.opponent, "false_claim_of_game", false.award)]
-            if false.set_back:
-                out.append(Score(seat, "set_back", false.set_back))
-    return out
+    side = o.side_of(seat)
+    before = pos.pegs[side][0] + sum(s.points for s in scores if s.seat != seat and o.side_of(s.seat) == side)
+    return settle(o.players, seat, scores, claim, muggins=muggins, show=show, tournament=o.tournament,
+                  before=before, target=o.target).scores
 
 
 def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent], GameAction]:
@@ -316,8 +328,8 @@ def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent],
 
 
 def _over(pos: Position, events: list[GameEvent]) -> Position:
-    events.append(GameEvent("game_over", pos.deal))
-    return pos._replace(phase="over")
+    events.append(GameOver(pos.deal))
+    return pos._replace(phase=Phase.OVER)
 
 
 def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], GameAction]:
@@ -335,8 +347,8 @@ def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], Game
         k = n * o.cards_dealt
         crib = tuple(cards[k:k + o.dealt_to_crib])
         a = Deal(a.seat, hands, crib)
-    nxt = pos._replace(phase="discard", hands=hands, crib=crib, discards=((),) * n)
-    return nxt, [GameEvent("deal", pos.deal, a.seat)], a
+    nxt = pos._replace(phase=Phase.DISCARD, hands=hands, crib=crib, discards=((),) * n)
+    return nxt, [Dealt(pos.deal, a.seat)], a
 
 
 def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent], GameAction]:
@@ -346,8 +358,8 @@ def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent]
     discards[a.seat] = a.cards
     done = all(discards)
     nxt = pos._replace(hands=tuple(hands), discards=tuple(discards), crib=pos.crib + a.cards,
-                       phase="cut" if done else "discard")
-    return nxt, [GameEvent("discard", pos.deal, a.seat, a.cards)], a
+                       phase=Phase.CUT if done else Phase.DISCARD)
+    return nxt, [Discarded(pos.deal, a.seat, a.cards)], a
 
 
 def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAction]:
@@ -361,9 +373,9 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
     heels = heels_pegged(his_heels(starter), a.claim, o.tournament)  # ACC 6.3.c: forfeited if not pegged
     if heels:
         pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
-    events = [GameEvent("starter", pos.deal, a.seat, (starter,), scores=scores)]
+    events: list[GameEvent] = [StarterTurned(pos.deal, a.seat, starter, scores)]
     play = Play.start(o.players, pos.pone, pos.hands, o.tournament)
-    nxt = pos._replace(starter=starter, phase="play", play=play, pegs=pegs, winner=winner)
+    nxt = pos._replace(starter=starter, phase=Phase.PLAY, play=play, pegs=pegs, winner=winner)
     if winner is not None:
         nxt = _over(nxt, events)
     return nxt, events, a
@@ -377,10 +389,9 @@ def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEven
         # muggins in the play, or (tournament rules, ACC 8.3) the claim stands
         scores = _claimed(pos, a.seat, scores, a.claim, o.muggins_in_play, show=False)
     pegs, pegged, winner = _peg(pos, scores)
-    kind = "play" if type(a) is PlayCard else "go"
-    events = [_new(GameEvent, (kind, pos.deal, a.seat, (a.card,) if kind == "play" else (), ev.count, None,
-                               pegged, ev.reset, ()))]
-    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, "show" if ev.hand_over else "play",
+    events: list[GameEvent] = [Played(pos.deal, a.seat, a.card, ev.count, pegged, ev.reset)
+                               if type(a) is PlayCard else Went(pos.deal, a.seat, ev.count, pegged, ev.reset)]
+    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, Phase.SHOW if ev.hand_over else Phase.PLAY,
                           pos.hands, pos.discards, pos.crib, pos.starter, pos.cards, play, 0, winner))
     if winner is not None:
         nxt = _over(nxt, events)
@@ -395,14 +406,17 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
     cards = pos.crib if is_crib else pos.hands[a.seat]
     c0, c1, c2, c3 = cards
     starter = pos.starter
-    total: int | None = kernel.show_total(c0, c1, c2, c3, starter, is_crib)
-    scores: Sequence[Score] = CountedScores(a.seat, cards, starter, is_crib, total)
+    assert starter is not None  # turned before the play
+    # the kernel's total pegs the hand; its items are made only when read
+    shown = kernel.show_total(c0, c1, c2, c3, starter, is_crib)
+    scores: Sequence[Score] = CountedScores(a.seat, cards, starter, is_crib, shown)
+    total: int | None = shown
     if a.claim is not None and (o.muggins or o.tournament):
         # muggins, or (tournament rules, ACC 8.3) the claim stands
         scores, total = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True), None
     pegs, pegged, winner = _peg(pos, scores, total)
-    events = [_new(GameEvent, ("count", pos.deal, a.seat, tuple(cards), None, "crib" if is_crib else "hand",
-                               pegged, False, ()))]
+    events: list[GameEvent] = [HandCounted(pos.deal, a.seat, tuple(cards),
+                                           Counted.CRIB if is_crib else Counted.HAND, pegged)]
     nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, pos.phase, pos.hands, pos.discards,
                           pos.crib, starter, pos.cards, pos.play, pos.shown + 1, winner))
     if winner is not None:  # a finished game keeps its cards on the table
@@ -416,4 +430,4 @@ _APPLY = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard:
 
 def deal_over(pos: Position) -> bool:
     """Every hand and the crib have been counted: the deal passes to the left."""
-    return pos.phase == "show" and pos.shown > pos.options.players
+    return pos.phase is Phase.SHOW and pos.shown > pos.options.players

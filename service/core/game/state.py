@@ -14,15 +14,15 @@ import hashlib
 import secrets
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from typing import Any, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
-from ..cards import RANK, VALUE, Card, ensure_distinct
+from ..cards import RANK, VALUE, Card
 from ..errors import DuplicateCardError, IllegalError, MalformedError
-from ..options import GameOptions, next_first_dealer, outcome
+from ..options import GameOptions, Outcome, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
-from .events import GameEvent
-from .position import Position, apply, deal_over, legal_actions, start_of_deal
+from .events import CutForDeal, DealRecorded, GameEvent
+from .position import Phase, Position, apply, deal_over, legal_actions, start_of_deal
 
 MAX_DEALS = 200
 """A bound on the deal counter: no game lasts this long (a deal scores at
@@ -45,8 +45,6 @@ class GameState(NamedTuple):
     """Actions taken in the game before this deal."""
     history: str
     """SHA-256 chain over the previous deals' records (hex)."""
-    deal_cards: tuple[Card, ...] | None
-    """This deal's pack given outright (a state converted from format 1), else None."""
     actions: tuple[GameAction, ...]
     """This deal's actions, completed (the cards a service deck dealt filled in)."""
     position: Position
@@ -57,7 +55,7 @@ class GameState(NamedTuple):
         return self.deal_seq + len(self.actions)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self.position.phase
 
     def to_act(self) -> list[int]:
@@ -105,30 +103,30 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     if options.deck == "client":
         deck_seed = None
     elif deck_seed is None:
-        deck_seed = seed_from_text(options.seed) if options.deck == "seeded" else new_deck_seed()
+        deck_seed = seed_from_text(options.seed or "") if options.deck == "seeded" else new_deck_seed()
     events: list[GameEvent] = []
     if dealer is not None:
         if not 0 <= dealer < n:
-            raise MalformedError(f"seat {dealer} is not at a {n}-player table", field="dealer")
+            raise MalformedError(f"seat {dealer} is not at a {n}-player table", at=("dealer",))
         if cuts is not None:
-            raise MalformedError("give either the dealer or the cuts for deal, not both", field="cuts")
+            raise MalformedError("give either the dealer or the cuts for deal, not both", at=("cuts",))
     elif cuts is not None:
         if len(cuts) != n:
-            raise MalformedError(f"give one cut card per seat ({n})", field="cuts")
+            raise MalformedError(f"give one cut card per seat ({n})", at=("cuts",))
         for i, card in enumerate(cuts):
             if card in cuts[:i]:
-                raise DuplicateCardError(f"{card} is cut twice", card=card, field=f"cuts/{i}")
+                raise DuplicateCardError(f"{card} is cut twice", card=card, at=("cuts", i))
         dealer = cut_for_deal(options, cuts)
         if dealer is None:
-            raise MalformedError("the lowest cuts tie: cut again", field="cuts")
-        events.append(GameEvent("cut_for_deal", 0, dealer, tuple(cuts)))
+            raise MalformedError("the lowest cuts tie: cut again", at=("cuts",))
+        events.append(CutForDeal(0, dealer, tuple(cuts)))
     else:
         if deck_seed is None:
-            raise MalformedError("with a client deck give the dealer or the cuts for deal", field="dealer")
+            raise MalformedError("with a client deck give the dealer or the cuts for deal", at=("dealer",))
         cards = pack(deck_seed, 0)
         for i in range(0, 52 - n + 1, n):
             dealer = cut_for_deal(options, cards[i:i + n])
-            events.append(GameEvent("cut_for_deal", 0, dealer, cards[i:i + n]))
+            events.append(CutForDeal(0, dealer, cards[i:i + n]))
             if dealer is not None:
                 break
         else:  # thirteen ties in a row: no table would go on cutting
@@ -136,7 +134,7 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     game_id = game_id or secrets.token_hex(16)
     pegs = ((0, 0),) * options.sides
     state = GameState(game_id, options, dealer, deck_seed, 1, dealer, pegs, 0,
-                      genesis(game_id, options, dealer), None, (),
+                      genesis(game_id, options, dealer), (),
                       start_of_deal(options, 1, dealer, dealer, pegs, _pack(deck_seed, 1)))
     return state, events
 
@@ -149,80 +147,78 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     actions = state.actions + (done,)
     if deal_over(pos):
         record = tuple(notation(a) for a in actions)
-        events.append(GameEvent("deal_record", pos.deal, record=record))
+        events.append(DealRecorded(pos.deal, record))
         o = state.options
         deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
         return GameState(state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
-                         state.deal_seq + len(actions), chain(state.history, record), None, (),
+                         state.deal_seq + len(actions), chain(state.history, record), (),
                          start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
                                        _pack(state.deck_seed, deal))), events
-    if pos.phase == "over":
-        events.append(GameEvent("deal_record", pos.deal, record=tuple(notation(a) for a in actions)))
+    if pos.phase is Phase.OVER:
+        events.append(DealRecorded(pos.deal, tuple(notation(a) for a in actions)))
     return GameState(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
-                     state.dealer, state.pegs, state.deal_seq, state.history, state.deal_cards, actions,
+                     state.dealer, state.pegs, state.deal_seq, state.history, actions,
                      pos), events
 
 
 def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: str | None, deal: int,
             dealer: int, pegs: tuple[tuple[int, int], ...], deal_seq: int, history: str,
-            deal_cards: tuple[Card, ...] | None, actions: Sequence[GameAction]) -> GameState:
+            actions: Sequence[GameAction]) -> GameState:
     """Rebuild a state from what a client sent, replaying this deal's actions.
-    Anything that does not fit raises :class:`MalformedError` naming the field."""
+    Anything that does not fit raises :class:`MalformedError` located at
+    the part of the state that is wrong (``("pegs", 1)``, ``("actions", 3)``)."""
     n = options.players
     if not 1 <= deal <= MAX_DEALS:
-        raise MalformedError(f"a deal number is 1 to {MAX_DEALS}", field="deal")
+        raise MalformedError(f"a deal number is 1 to {MAX_DEALS}", at=("deal",))
     if dealer != (first_dealer + deal - 1) % n:
-        raise MalformedError(f"deal {deal} is dealt by seat {(first_dealer + deal - 1) % n}", field="dealer")
+        raise MalformedError(f"deal {deal} is dealt by seat {(first_dealer + deal - 1) % n}", at=("dealer",))
     if (deck_seed is None) != (options.deck == "client"):
-        raise MalformedError("a deck seed is kept exactly when the service deals", field="deck_seed")
+        raise MalformedError("a deck seed is kept exactly when the service deals", at=("deck_seed",))
     for side, (front, back) in enumerate(pegs):
         if not 0 <= back <= front < options.target or (deal == 1 and front):
             raise MalformedError("pegs are [front, back], 0 <= back <= front < target, 0 at the first deal",
-                                 field=f"pegs/{side}")
+                                 at=("pegs", side))
     if deal == 1 and (deal_seq or history != genesis(game_id, options, first_dealer)):
         raise MalformedError("the first deal starts the game: seq 0 and the history of this game_id",
-                             field="history")
+                             at=("history",))
     # Each finished deal took a deal, n discards, a cut, 4n plays and n + 1 counts at least.
     if deal_seq < (deal - 1) * (6 * n + 3):
-        raise MalformedError(f"{deal - 1} finished deals took more than {deal_seq} actions", field="seq")
-    if deal_cards is not None:
-        ensure_distinct(deal_cards)
-        if len(deal_cards) != 52:
-            raise MalformedError("a pack has 52 cards", field="deal_cards")
-    cards = deal_cards if deal_cards is not None else _pack(deck_seed, deal)
+        raise MalformedError(f"{deal - 1} finished deals took more than {deal_seq} actions", at=("seq",))
+    cards = _pack(deck_seed, deal)
     pos = start_of_deal(options, deal, dealer, first_dealer, pegs, cards)
     state = GameState(game_id, options, first_dealer, deck_seed, deal, dealer, pegs, deal_seq, history,
-                      deal_cards, (), pos)
+                      (), pos)
     for i, given in enumerate(actions):
-        # With the service's pack the recorded cards must be the ones it dealt.
+        # With the service's pack the recorded cards must be the ones it dealt:
+        # the action is replayed without them (the pack fills them in again)
+        # and with everything else it recorded, its claim included.
         sent = given
         if cards is not None and type(given) is Deal:
             sent = Deal(given.seat)
         elif cards is not None and type(given) is Cut:
-            sent = Cut(given.seat)
+            sent = Cut(given.seat, None, given.claim)
         try:
             nxt, _ = apply_action(state, sent)
         except (IllegalError, MalformedError) as exc:
             raise MalformedError(f"action {i} ({notation(given)}) does not replay: {exc.message}",
-                                 field=f"actions/{i}") from None
+                                 at=("actions", i)) from None
         if nxt.deal != deal:
-            raise MalformedError("the deal is over: a state starts the next deal", field=f"actions/{i}")
+            raise MalformedError("the deal is over: a state starts the next deal", at=("actions", i))
         if nxt.actions[-1] != given:
             raise MalformedError(f"action {i} ({notation(given)}) is not what this game's pack dealt",
-                                 field=f"actions/{i}")
+                                 at=("actions", i))
         state = nxt
     return state
 
 
-def result(state: GameState) -> dict[str, Any] | None:
-    """Who won, each loser's margin in games, and who deals the next game first."""
+def result(state: GameState) -> Outcome | None:
+    """Who won, each loser's margin in games, and who deals the next game first (None: the game goes on)."""
     pos = state.position
     if pos.winner is None:
         return None
     o = state.options
-    out = outcome(o, pos.winner, list(pos.scores))
-    out["next_first_dealer"] = next_first_dealer(pos.scores, state.first_dealer, o.loser_deals_first, o.players)
-    return out
+    nxt = next_first_dealer(pos.scores, state.first_dealer, o.loser_deals_first, o.players)
+    return outcome(o, pos.winner, pos.scores)._replace(next_first_dealer=nxt)
 
 
 def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
@@ -233,8 +229,8 @@ def replay_record(options: GameOptions, first_dealer: int, game_id: str,
                   actions: Sequence[GameAction]) -> tuple[GameState, list[tuple[int, ...]]]:
     """Replay a whole game from its record (every action, the cards given in
     each deal and cut).  Returns the final state and the scores after each
-    deal; an illegal action raises :class:`IllegalError` with ``field``
-    ``actions/<index>``."""
+    deal; an illegal action raises :class:`IllegalError` located at
+    ``("actions", index)``."""
     dealt = replace(options, deck="client", seed=None)
     state, _ = new_game(dealt, dealer=first_dealer, game_id=game_id)
     # The history is the live game's: its options, not the replay's deck.
@@ -244,9 +240,10 @@ def replay_record(options: GameOptions, first_dealer: int, game_id: str,
         try:
             state, events = apply_action(state, action)
         except (IllegalError, MalformedError) as exc:
-            exc.field = f"actions/{i}" + (f"/{exc.field}" if exc.field and not isinstance(exc, IllegalError) else "")
+            if isinstance(exc, IllegalError):
+                exc.at = ()  # a record's action is one line of notation: the line is what is wrong
             exc.extra["index"] = i
-            raise
-        if any(e.type == "deal_record" for e in events):
+            raise exc.within("actions", i)
+        if any(type(e) is DealRecorded for e in events):
             after_deal.append(state.position.scores)
     return state, after_deal

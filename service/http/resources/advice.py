@@ -18,12 +18,11 @@ from marshmallow import ValidationError, fields, validate
 from service.advice import bot
 from service.advice.discards import MODELS, analyse_discards
 from service.advice.pegging import advise, knowledge, solve_known
+from service.boundary.actions import action_json, play_action_json
 from service.core.errors import IllegalError, MalformedError
-from service.core.game.views import action_json as game_action_json
+from service.core.options import PLAYERS
 from service.core.play import Go, Play, PlayCard, replay
 
-from ..actions import action_json
-from ..actions import game_action_json as game_action_json_plain
 from ..media import read_json_object
 from ..schemas import (
     ArrayOf,
@@ -45,7 +44,7 @@ MAX_SEED = 2**31 - 1
 class DiscardsRequest(DistinctCardsSchema):
     distinct_fields = ("cards", "known")
     cards = Cards(5, 6, what="a seat's deal", required=True)
-    players = StrictInteger(load_default=2, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(load_default=2, validate=validate.OneOf(PLAYERS))
     dealer = StrictBoolean(required=True)
     partner_deals = StrictBoolean(load_default=False)
     known = Cards(0, 40, what="the known cards", load_default=())
@@ -78,7 +77,7 @@ class Discards:
 
 class AdviseRequest(DistinctCardsSchema):
     distinct_fields = ("hand", "discards", "starter", "known")
-    players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(required=True, validate=validate.OneOf(PLAYERS))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
     seat = StrictInteger(required=True, validate=validate.Range(0, 3))
     hand = Cards(4, what="the seat's four cards for the play", required=True)
@@ -100,7 +99,7 @@ class AdviseRequest(DistinctCardsSchema):
 
 
 def _option_json(o: Any) -> dict[str, Any]:
-    return {"action": action_json(o.action), "own": o.own, "others": o.others, "net": o.net,
+    return {"action": play_action_json(o.action), "own": o.own, "others": o.others, "net": o.net,
             "sides": list(o.points)}
 
 
@@ -112,21 +111,21 @@ class PeggingAdvise:
         players, pone, seat = data["players"], data["pone"], data["seat"]
         for name in ("pone", "seat"):
             if data[name] >= players:
-                raise MalformedError(f"seat {data[name]} is not at a {players}-player table", field=name)
+                raise MalformedError(f"seat {data[name]} is not at a {players}-player table", at=(name,))
         seen = (*data["discards"], *((data["starter"],) if "starter" in data else ()), *data["known"])
         k = knowledge(players, pone, seat, data["hand"], data["plays"], seen, data["tournament"])
         if data["solve"]:
             hands = data["hands"]
             if len(hands) != players:
-                raise MalformedError(f"give the cards of all {players} seats", field="hands")
+                raise MalformedError(f"give the cards of all {players} seats", at=("hands",))
             if set(hands[seat]) != set(data["hand"]):
-                raise MalformedError(f"hands/{seat} is the seat's hand", field=f"hands/{seat}")
+                raise MalformedError(f"hands/{seat} is the seat's hand", at=("hands", seat))
             if {c for h in hands for c in h} & set(seen):
-                raise MalformedError("a hand holds a card given as seen elsewhere", field="hands")
+                raise MalformedError("a hand holds a card given as seen elsewhere", at=("hands",))
             try:
                 play, _ = replay(Play.start(players, pone, hands, tournament=data["tournament"]), data["plays"])
             except IllegalError as exc:  # the hands contradict the play; replay names the entry
-                raise MalformedError(f"the plays do not fit the hands: {exc}", field=exc.field) from None
+                raise MalformedError(f"the plays do not fit the hands: {exc}", at=exc.at) from None
             result = solve_known(play)
         else:
             result = advise(k, data.get("samples"), data["seed"])
@@ -149,7 +148,7 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, list):
         return [_json_safe(v) for v in value]
     if isinstance(value, (PlayCard, Go)):
-        return game_action_json_plain(value)
+        return action_json(value)
     return value
 
 
@@ -160,16 +159,16 @@ class GameSuggest(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, _ = self.read_state(data["state"])
+        state = self.read_state(data["state"])
         n = state.options.players
         if self.sealer is None:
             if "seat_token" in data:
-                raise MalformedError("seat tokens belong to sealed games", field="seat_token")
+                raise MalformedError("seat tokens belong to sealed games", at=("seat_token",))
             if "seat" not in data:
-                raise MalformedError("name the seat the bot plays", field="seat")
+                raise MalformedError("name the seat the bot plays", at=("seat",))
             seat = data["seat"]
             if seat >= n:
-                raise MalformedError(f"seat {seat} is not at a {n}-player table", field="seat")
+                raise MalformedError(f"seat {seat} is not at a {n}-player table", at=("seat",))
         else:
             if "seat_token" not in data:
                 raise forbidden("a suggestion in a sealed game needs the seat's seat_token")
@@ -177,9 +176,7 @@ class GameSuggest(_GameResource):
             if "seat" in data and data["seat"] != seat:
                 raise forbidden(f"this seat token is seat {seat}'s; it cannot ask for seat {data['seat']}", "/seat")
         s = bot.suggest(bot.seat_view(state, seat), data["level"])
-        action = game_action_json(state, s.action)
-        if getattr(s.action, "claim", None) is not None:
-            action["claim"] = s.action.claim
+        action = action_json(s.action, state)
         resp.data = orjson.dumps({"seat": seat, "action": action, "level": s.level, "reason": _json_safe(s.reason)})
         resp.content_type = falcon.MEDIA_JSON
 

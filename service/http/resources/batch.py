@@ -50,7 +50,7 @@ class HandScoreBatch:
             raise invalid_request([{"field": "/items", "reason": reason}])
         body = self.hands.body
         spell = SPELLINGS.get
-        out = []
+        out: list[bytes] = []
         append = out.append
         for i, item in enumerate(items):
             # The plain count, well formed: straight to the answer (the schema would say the same).
@@ -63,7 +63,7 @@ class HandScoreBatch:
                     if type(cards) is list and len(cards) == 4 and (crib is True or crib is False):
                         a, b, c, d = hand = (spell(cards[0]), spell(cards[1]), spell(cards[2]), spell(cards[3]))
                         if len({a, b, c, d, starter}) == 5 and None not in hand and starter is not None:
-                            append(body(hand, starter, crib))
+                            append(body(hand, starter, crib))  # type: ignore[arg-type]  # None ruled out just above
                             continue
                 except (KeyError, TypeError):  # a field missing, or a value no spelling (a list, a dict)
                     pass

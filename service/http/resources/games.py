@@ -4,7 +4,9 @@ The client holds the state and sends it back with each request.  Without a
 secret the state is plain JSON for a trusted platform server.  With
 ``CRIBBAGE_STATE_SECRET`` set it travels sealed (:mod:`service.seal`), every
 request names its seat by a seat token, and nothing a seat may not see leaves
-the service: its view, its own legal actions, the events as it sees them.
+the service: its view, its own legal actions, the events as it sees them
+(:mod:`service.core.game.observe` decides what a viewer sees; this module
+says who is asking and writes the answers with :mod:`service.boundary`).
 """
 
 from __future__ import annotations
@@ -17,22 +19,26 @@ import orjson
 from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
-from service.core.errors import CribbageError, IllegalError, MalformedError
-from service.core.game import ACTION_TYPES, GameState, apply_action, legal, new_game, notation, parse_action, replay_record, result
-from service.core.game.state_json import from_json, to_json
-from service.core.game.state_v1 import from_v1
-from service.core.game.views import action_json, event_json, view, visible_events
-from service.core.options import GameOptions
+from service.boundary.actions import action_json, game_action_from
+from service.boundary.events import event_json
+from service.boundary.options import options_from_json
+from service.boundary.records import replay_from_json
+from service.boundary.state import state_from_json, state_to_json
+from service.boundary.views import outcome_json, shown_options_json, view_json
+from service.core.claims import MAX_CLAIM
+from service.core.errors import CribbageError, IllegalError, MalformedError, Step, located
+from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, result
+from service.core.game.observe import EVERYONE, Viewer, events_seen, legal_in_error, legal_told
+from service.core.options import SECRET_SEED_LENGTH
 from service.seal import Sealer, SeatTokenError
 
-from ..actions import game_action_from
 from ..media import read_json_object
-from ..problems import ProblemError
+from ..problems import ProblemError, from_core_error
 from ..schemas import CardField, ShortList, StrictInteger, StrictSchema, load
 
 
 class StartRequest(StrictSchema):
-    # The options' one check is GameOptions.from_json (it names options/<field>).
+    # The options' one check is options_from_json and GameOptions (located at the option).
     options = fields.Dict(load_default=dict)
     dealer = StrictInteger(validate=validate.Range(0, 3))
     cuts = ShortList(CardField(), validate=validate.Length(2, 4))
@@ -56,20 +62,20 @@ class DiscardAction(_ActionBase):
 
 class CutAction(_ActionBase):
     starter = CardField()
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class PlayAction(_ActionBase):
     card = CardField(required=True)
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class GoAction(_ActionBase):
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
 
 
 class CountAction(_ActionBase):
-    claim = StrictInteger(validate=validate.Range(0, 29))
+    claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     what = fields.String(validate=validate.OneOf(("hand", "crib")))
 
 
@@ -78,7 +84,7 @@ ACTION_SCHEMAS = {"deal": DealAction(), "discard": DiscardAction(), "cut": CutAc
 assert tuple(ACTION_SCHEMAS) == ACTION_TYPES
 
 
-class ActionField(fields.Field):
+class ActionField(fields.Field[Any]):
     """One game action: its ``type`` picks the schema, so each type takes only its own fields."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -93,10 +99,11 @@ def load_action(value: dict[str, Any]) -> dict[str, Any]:
     schema = ACTION_SCHEMAS.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise ValidationError({"type": [f"one of {', '.join(ACTION_TYPES)}"]})
-    return schema.load(value)
+    loaded: dict[str, Any] = schema.load(value)
+    return loaded
 
 
-class StateField(fields.Field):
+class StateField(fields.Field[Any]):
     """A full state (object) or a sealed state (string); checked by the core."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
@@ -139,7 +146,7 @@ def forbidden(detail: str, field: str = "/seat_token") -> ProblemError:
 
 
 class StateReader:
-    """Reads the state a client sends back, sealed or plain, format 2 or 1.
+    """Reads the state a client sends back, sealed or plain (format 2).
 
     A client sends back the state it was last answered, so each worker keeps
     the states it answered and verified (``cache_size`` of them, 0 for none),
@@ -149,11 +156,11 @@ class StateReader:
 
     def __init__(self, sealer: Sealer | None, cache_size: int = 2048) -> None:
         self.sealer = sealer
-        self._cache: LRUCache[str | bytes, tuple[GameState, bool]] | None = (
+        self._cache: LRUCache[str | bytes, GameState] | None = (
             LRUCache(cache_size) if cache_size > 0 else None)
         self._lock = threading.Lock()  # gthread workers answer on several threads
 
-    def _verified(self, key: str | bytes) -> tuple[GameState, bool]:
+    def _verified(self, key: str | bytes) -> GameState:
         if self._cache is None:
             return self._verify(key)
         with self._lock:
@@ -162,11 +169,12 @@ class StateReader:
             hit = self._verify(key)
             with self._lock:
                 self._cache[key] = hit
-        return hit
+        state: GameState = hit
+        return state
 
     def wire(self, state: GameState) -> Any:
         """The state as it leaves the service (sealed or plain), remembered for its return."""
-        data = to_json(state)
+        data = state_to_json(state)
         if self.sealer is not None:
             token: Any = self.sealer.seal(data, state.game_id, state.seq)
             key: str | bytes = token
@@ -175,36 +183,34 @@ class StateReader:
             key = orjson.dumps(data) if self._cache is not None else b""
         if self._cache is not None:
             with self._lock:
-                self._cache[key] = (state, False)
+                self._cache[key] = state
         return token
 
-    def read_state(self, raw: Any) -> tuple[GameState, bool]:
-        """The state, and whether it came sealed in format 1 (whose games had no seat tokens)."""
+    def read_state(self, raw: Any) -> GameState:
+        """The state a client sent, verified by replaying it."""
         if self.sealer is not None:
             if not isinstance(raw, str):
                 raise MalformedError("this service seals game states: send the sealed state string",
-                                     field="state")
+                                     at=("state",))
             return self._verified(raw)
         if not isinstance(raw, dict):
-            raise MalformedError("this service has no sealing secret: send the state object", field="state")
+            raise MalformedError("this service has no sealing secret: send the state object", at=("state",))
         try:
             key = orjson.dumps(raw)
         except TypeError:  # nested past orjson's limit: no state is
-            raise MalformedError("the state is not a game state: it nests too deep", field="state") from None
+            raise MalformedError("the state is not a game state: it nests too deep", at=("state",)) from None
         return self._verified(key)
 
-    def _verify(self, raw: str | bytes) -> tuple[GameState, bool]:
+    def _verify(self, raw: str | bytes) -> GameState:
         if self.sealer is not None:
             opened = self.sealer.unseal(raw)
-            if opened.version == 1:
-                return from_v1(opened.state, salt=self.sealer.deck_seed(f"v1-token/{raw}")), True
-            state = from_json(opened.state)
+            with located("state"):
+                state = state_from_json(opened.state)
             if (opened.game_id, opened.seq) != (state.game_id, state.seq):
-                raise MalformedError("the sealed header does not match the state", field="state")
-            return state, False
-        data = orjson.loads(raw)
-        version = data.get("version")
-        return (from_v1(data) if type(version) is int and version == 1 else from_json(data)), False
+                raise MalformedError("the sealed header does not match the state", at=("state",))
+            return state
+        with located("state"):
+            return state_from_json(orjson.loads(raw))
 
 
 class _GameResource:
@@ -212,27 +218,20 @@ class _GameResource:
         self.reader = reader
         self.sealer = reader.sealer
 
-    def read_state(self, raw: Any) -> tuple[GameState, bool]:
+    def read_state(self, raw: Any) -> GameState:
         return self.reader.read_state(raw)
 
-    def upgrade_tokens(self, state: GameState, was_v1: bool) -> list[str] | None:
-        """A sealed format-1 game gets its seat tokens with its first format-2 answer:
-        format 1 bound no seat, so whoever holds its token held every seat already."""
-        if not was_v1 or self.sealer is None:
-            return None
-        return [self.sealer.seat_token(state.game_id, s) for s in range(state.options.players)]
-
-    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> int | str | None:
+    def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> Viewer:
         """Who is asking: a seat proven by its token (sealed), or the seat the
-        platform names (plain; ``"all"`` when it names none)."""
+        platform names (plain; :data:`EVERYONE` when it names none)."""
         n = state.options.players
         if self.sealer is None:
             if "seat_token" in data:
-                raise MalformedError("seat tokens belong to sealed games", field="seat_token")
+                raise MalformedError("seat tokens belong to sealed games", at=("seat_token",))
             seat = data.get(plain_key)
             if seat is not None and seat >= n:
-                raise MalformedError(f"seat {seat} is not at a {n}-player table", field=plain_key)
-            return "all" if seat is None else seat
+                raise MalformedError(f"seat {seat} is not at a {n}-player table", at=(plain_key,))
+            return EVERYONE if seat is None else seat
         if data.get(plain_key) is not None:
             raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}", f"/{plain_key}")
         token = data.get("seat_token")
@@ -243,31 +242,27 @@ class _GameResource:
         except SeatTokenError as exc:
             raise forbidden(f"the seat token is not one of this game's: {exc}") from None
 
+    def asking(self, seat: Viewer) -> Viewer:
+        """Who is told the events and legal actions: the seat (or spectator) a
+        sealed game's token proves; in a plain game the trusted platform, told
+        everything, whichever seat's view it asked for."""
+        return seat if self.sealer is not None else EVERYONE
+
     # -- answering -----------------------------------------------------------
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
-                seat: int | str | None, **extra: Any) -> None:
+                seat: Viewer, seat_tokens: list[str] | None = None, **extra: Any) -> None:
         token = self.reader.wire(state)
-        if self.sealer is not None:
-            actions = legal(state, seat) if seat is not None else []
-            told = seat  # events as this seat (or a spectator) may see them
-        else:
-            # A trusted platform: every legal action and event; only the view is the named seat's.
-            actions, told = legal(state), "all"
+        told = self.asking(seat)
         resp.media = {
             "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
             "phase": state.phase, "to_act": state.to_act(),
-            "view": {**view(state, seat), "options": self.visible_options(state)},
-            "events": [event_json(e, state.options, told) for e in visible_events(events, told)],
-            "legal_actions": [action_json(state, a) for a in actions],
+            "view": {**view_json(state, seat), "options": shown_options_json(state)},
+            "events": [event_json(e, state.options) for e in events_seen(events, told)],
+            "legal_actions": [action_json(a, state) for a in legal_told(state, told)],
+            "seat_tokens": seat_tokens,
             **extra,
         }
-
-    @staticmethod
-    def visible_options(state: GameState) -> dict[str, Any]:
-        opts = state.options.to_json()
-        opts.pop("seed", None)  # a seed gives the pack away
-        return opts
 
 
 class GameStart(_GameResource):
@@ -275,7 +270,8 @@ class GameStart(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        options = GameOptions.from_json(data["options"])
+        with located("options"):
+            options = options_from_json(data["options"])
         deck_seed = None
         if self.sealer is not None:
             if data.get("view") is not None:
@@ -284,20 +280,25 @@ class GameStart(_GameResource):
                 # Whoever supplies the cards would see every hand, and a cut's
                 # "already dealt" answer would tell the others which cards are out.
                 raise MalformedError("a sealed game deals its own cards: choose deck 'random' or 'seeded'",
-                                     field="options/deck")
+                                     at=("options", "deck"))
             if options.deck == "seeded":
-                # No client can compute a sealed game's pack, not even from its own seed.
-                deck_seed = self.sealer.deck_seed(options.seed)
+                # No client can compute a sealed game's pack, not even from its own seed;
+                # but whoever knows the seed can start a twin game, so it must be a secret.
+                if len(options.seed or "") < SECRET_SEED_LENGTH:
+                    raise MalformedError(
+                        f"a sealed game's seed is a secret of at least {SECRET_SEED_LENGTH} characters: "
+                        "whoever knows it deals the same cards", at=("options", "seed"))
+                deck_seed = self.sealer.deck_seed(options.seed or "")
         state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
                                  deck_seed=deck_seed)
         if data.get("view") is not None and data["view"] >= options.players:
             raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
-                                 field="view")
-        seat: int | str | None = data.get("view", "all") if self.sealer is None else None
+                                 at=("view",))
+        seat: Viewer = data.get("view", EVERYONE) if self.sealer is None else None
         tokens = None
         if self.sealer is not None:
             tokens = [self.sealer.seat_token(state.game_id, s) for s in range(options.players)]
-        self.respond(resp, state, events, "all" if seat is None and self.sealer is None else seat,
+        self.respond(resp, state, events, EVERYONE if seat is None and self.sealer is None else seat,
                      seat_tokens=tokens)
         resp.status = falcon.HTTP_201
 
@@ -307,11 +308,9 @@ class GameAdvance(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, was_v1 = self.read_state(data["state"])
+        state = self.read_state(data["state"])
         action = game_action_from(data["action"])
         seat = self.seat(state, data, "view")
-        if was_v1 and seat is None:
-            seat = action.seat  # a format-1 token was never bound to a seat
         if self.sealer is not None:
             if seat is None:
                 raise forbidden("an action in a sealed game needs the acting seat's seat_token")
@@ -319,14 +318,12 @@ class GameAdvance(_GameResource):
                 raise forbidden(f"this seat token is seat {seat}'s; it cannot act for seat {action.seat}")
         try:
             state, events = apply_action(state, action)
+        except IllegalError as exc:
+            legal = [action_json(a, state) for a in legal_in_error(exc, self.asking(seat))]
+            raise from_core_error(exc.within("action"), legal) from None
         except CribbageError as exc:
-            exc.field = "action/" + exc.field if exc.field else "action"
-            if isinstance(exc, IllegalError):
-                # In a sealed game other seats' legal discards and plays would show their cards.
-                exc.legal = [action_json(state, a) for a in exc.legal
-                             if self.sealer is None or a.seat == seat]
-            raise
-        self.respond(resp, state, events, seat, seat_tokens=self.upgrade_tokens(state, was_v1))
+            raise exc.within("action")
+        self.respond(resp, state, events, seat)
 
 
 class GameView(_GameResource):
@@ -334,33 +331,20 @@ class GameView(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state, was_v1 = self.read_state(data["state"])
-        self.respond(resp, state, [], self.seat(state, data, "seat"),
-                     seat_tokens=self.upgrade_tokens(state, was_v1))
+        state = self.read_state(data["state"])
+        self.respond(resp, state, [], self.seat(state, data, "seat"))
 
 
-def replay_json(data: dict[str, Any], where: str = "record") -> tuple[GameState, list[tuple[int, ...]]]:
-    """Replay a record loaded by :class:`RecordSchema`; every error names ``<where>/...``."""
+def replayed(record: dict[str, Any], *where: Step) -> tuple[GameState, list[tuple[int, ...]]]:
+    """Replay a record loaded by :class:`RecordSchema` that sits at ``where`` in
+    the request; an illegal action's legal ones are written in the record's
+    own notation (a record is public: every one)."""
     try:
-        options = GameOptions.from_json(data["options"])
-    except MalformedError as exc:
-        exc.field = f"{where}/{exc.field}"
-        raise
-    if data["first_dealer"] >= options.players:
-        raise MalformedError("the first dealer is a seat at the table", field=f"{where}/first_dealer")
-    actions = []
-    for i, text in enumerate(data["actions"]):
-        try:
-            actions.append(parse_action(text))
-        except MalformedError as exc:
-            raise MalformedError(exc.message, field=f"{where}/actions/{i}") from None
-    try:
-        return replay_record(options, data["first_dealer"], data["game_id"], actions)
+        return replay_from_json(record)
+    except IllegalError as exc:
+        raise from_core_error(exc.within(*where), [notation(a) for a in exc.legal]) from None
     except CribbageError as exc:
-        exc.field = f"{where}/{exc.field}"
-        if isinstance(exc, IllegalError):
-            exc.legal = [notation(a) for a in exc.legal]  # the record's own notation
-        raise
+        raise exc.within(*where)
 
 
 class GameReplay:
@@ -370,10 +354,10 @@ class GameReplay:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))["record"]
-        state, after = replay_json(data)
+        state, after = replayed(data, "record")
         resp.media = {
             "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
             "scores_after_deal": [list(s) for s in after],
-            "history": state.history, "phase": state.phase, "result": result(state),
-            "final": view(state, "all"),
+            "history": state.history, "phase": state.phase, "result": outcome_json(result(state)),
+            "final": view_json(state, EVERYONE),
         }

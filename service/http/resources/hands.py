@@ -14,8 +14,9 @@ without the cache is the one made lean, and ``bench/run.py`` measures both.
 
 A body with a ``claim`` (and perhaps ``muggins``, ``players``, ``seat``) is a
 judged claim (:func:`~service.core.claims.judge`): the same document with a
-``claim`` member added, the ruling.  :func:`answer` is the one function both
-this endpoint and ``POST /v1/hands/score-batch`` answer an item with.
+``claim`` member added, the ruling (:func:`service.boundary.scores.ruling_json`).
+:func:`answer` is the one function both this endpoint and ``POST
+/v1/hands/score-batch`` answer an item with.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from typing import Any, Callable
 import falcon
 import orjson
 
+from service.boundary.scores import ruling_json
 from service.core.cards import Card
-from service.core.claims import FalseClaimOfGame, Ruling, false_claim_of_game, judge
+from service.core.claims import settle
 from service.core.options import side_of
-from service.core.play import Score
+from service.core.peg import Score
 from service.core.show import score_show
 
 from ..media import read_json_object
@@ -42,52 +44,17 @@ def show_body(hand: tuple[Card, ...], starter: Card, crib: bool) -> bytes:
     return score_show(hand, starter, crib).to_json_text().encode()
 
 
-_NAMES = tuple(str(Card(c)) for c in range(52))
-
-
-def score_json(s: Score) -> dict[str, Any]:
-    """One scoring item as the breakdown writes it (kind, cards, points)."""
-    return {"kind": s.kind, "cards": [_NAMES[c] for c in sorted(s.cards)], "points": s.points}
-
-
-def false_claim_json(f: FalseClaimOfGame | None) -> dict[str, Any] | None:
-    return None if f is None else {"seat": f.seat, "put_back_to": f.put_back_to, "set_back": f.set_back,
-                                   "score": f.score, "opponent": f.opponent, "award": f.award,
-                                   "rule": "ACC 8.4.b false claim of game"}
-
-
-def ruling_json(r: Ruling, item: Callable[[Score], dict[str, Any]] = score_json,
-                false_claim: FalseClaimOfGame | None = None) -> dict[str, Any]:
-    """A judged claim as the API answers it (the ``claim`` member); ``item``
-    writes each missed item (the show's in deck order, the play's as played)."""
-    return {
-        "seat": r.seat,
-        "claimed": r.claimed,
-        "zero_hand": r.zero_hand,
-        "made": r.made,
-        "verdict": r.verdict,
-        "by": r.by,
-        "pegged": r.pegged,
-        "lost": r.lost,
-        "muggins": {"seat": r.muggins_seat, "points": r.muggins} if r.muggins_seat is not None else None,
-        "missed": [item(s) for s in r.missed],
-        "rule": r.rule,
-        "false_claim_of_game": false_claim_json(false_claim),
-    }
-
-
 def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     """The show's document ``body`` with the ruling on the claim in ``data`` added."""
     seat = data["seat"]
     show = score_show(data["cards"], data["starter"], data["crib"])
     scores = [Score(seat, kind, points, cards) for kind, cards, points in show.items]
     players = data["players"]
-    ruling = judge(players, seat, scores, data["claim"], data["muggins"])
-    false_claim = None
-    if data["tournament"] and data.get("scores") is not None:
-        before = data["scores"][side_of(players, seat)]
-        false_claim = false_claim_of_game(players, seat, before, ruling.made, ruling.counted, data["target"])
-    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(ruling, false_claim=false_claim)) + b"}"
+    before = data["scores"][side_of(players, seat)] if data.get("scores") is not None else None
+    settled = settle(players, seat, scores, data["claim"], muggins=data["muggins"], show=True,
+                     called=data.get("muggins_called"), tournament=data["tournament"], before=before,
+                     target=data["target"])
+    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(settled.ruling, false_claim=settled.false_claim)) + b"}"
 
 
 def answer(data: dict[str, Any], body: Callable[[tuple[Card, ...], Card, bool], bytes] = show_body) -> bytes:

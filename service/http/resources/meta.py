@@ -6,8 +6,8 @@ import functools
 import os
 import re
 import subprocess
-import tomllib
-from importlib import metadata
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import falcon
@@ -17,21 +17,20 @@ from service.core import engine
 
 from .. import metrics
 from ..problems import ProblemError
-from ..readiness import LIFECYCLE, Lifecycle
+from ..readiness import LIFECYCLE, Lifecycle, WSGIApp
+from ..._version import __version__
 
 _SERVICE_DIR = Path(__file__).resolve().parents[2]
 
+OPENAPI = resources.files("service") / "openapi.yaml"
+"""The OpenAPI document, package data (the repository's root ``openapi.yaml`` links to it),
+so an installed wheel serves it as a checkout does."""
 
-def openapi_path() -> Path:
-    """Where ``openapi.yaml`` is: ``$CRIBBAGE_OPENAPI``, else the repository root.
 
-    The root is the folder holding the ``service`` package, which is the
-    checkout in an editable install and ``/app`` in the Docker image.
-    """
+def openapi_path() -> Traversable:
+    """Where the OpenAPI document is: ``$CRIBBAGE_OPENAPI``, else the package's own."""
     override = os.environ.get("CRIBBAGE_OPENAPI")
-    if override:
-        return Path(override)
-    return _SERVICE_DIR.parent / "openapi.yaml"
+    return Path(override) if override else OPENAPI
 
 
 class Health:
@@ -53,7 +52,7 @@ class Ready:
     the process starts shutting down.
     """
 
-    def __init__(self, app: object, *, state: str, lifecycle: Lifecycle = LIFECYCLE) -> None:
+    def __init__(self, app: WSGIApp, *, state: str, lifecycle: Lifecycle = LIFECYCLE) -> None:
         self.app = app  # the WSGI app to warm up (itself)
         self.state = state
         self.lifecycle = lifecycle
@@ -90,17 +89,6 @@ def api_version(document: bytes) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def service_version() -> str:
-    """The project's version: ``pyproject.toml`` next to the package (a checkout, the
-    image), else the installed distribution's metadata."""
-    pyproject = _SERVICE_DIR.parent / "pyproject.toml"
-    try:
-        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return metadata.version("cribbage-service")
-
-
-@functools.lru_cache(maxsize=1)
 def git_revision() -> str | None:
     """The source's git commit: ``$CRIBBAGE_GIT_REVISION`` (the image sets it at build
     time), else ``git rev-parse HEAD`` in a checkout, else ``None``.  Only a hex
@@ -130,7 +118,7 @@ class Version:
             raise RuntimeError(f"info.version {api!r} of the OpenAPI document is not a semantic version")
         spec = re.search(rb"(?m)^openapi:[ \t]*[\"']?([0-9.]+)", document)
         self.data = orjson.dumps({
-            "service": service_version(),
+            "service": __version__,
             "api": api,
             "openapi": spec.group(1).decode() if spec else None,
             "revision": git_revision(),
@@ -146,7 +134,7 @@ class Version:
 class OpenAPIDocument:
     """``GET /openapi.yaml``: the hand-written API description, as is."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Traversable | None = None) -> None:
         path = path or openapi_path()
         try:
             self.data = path.read_bytes()

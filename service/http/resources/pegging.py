@@ -23,20 +23,31 @@ import falcon
 import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
+from service.boundary.actions import play_action_json
+from service.boundary.scores import peg_event_json
 from service.core.cards import CARDS, SPELLINGS
-from service.core.claims import judge
+from service.core.claims import MAX_CLAIM, settle
+from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
-from ..actions import action_json
 from ..media import read_json_object
 from ..schemas import ArrayOf, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
-from .hands import ruling_json
 
 MAX_PLAYS = 64
 _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4))
 _GOS = tuple(Go(seat) for seat in range(4))
-_NAMES = tuple(str(c) for c in CARDS)
+
+
+class Plays(list):  # type: ignore[type-arg]
+    """The loaded entries (the core's actions), with the muggins calls made
+    on them: ``calls[i]`` is the opponent's "muggins for N" on entry ``i``."""
+
+    calls: dict[int, int]
+
+    def __init__(self, actions: Any = (), calls: dict[int, int] | None = None) -> None:
+        super().__init__(actions)
+        self.calls = calls or {}
 
 
 class PlayEntries(fields.Field):
@@ -47,7 +58,8 @@ class PlayEntries(fields.Field):
     :meth:`_entry`, which names every error (``/plays/3/card``)."""
 
     _seat = StrictInteger(required=True, validate=validate.Range(0, 3))
-    _claim = StrictInteger(validate=validate.Range(0, 29))
+    _claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
+    _called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         if type(value) is list and len(value) <= MAX_PLAYS:
@@ -69,29 +81,32 @@ class PlayEntries(fields.Field):
                 else:
                     break
             else:
-                return out
+                return Plays(out)
         return super().deserialize(value, attr, data, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
         if not isinstance(value, list):
             raise ValidationError("expected an array")
-        out, errors = [], {}
+        out, errors, calls = [], {}, {}
         for i, entry in enumerate(value):
             try:
                 out.append(self._entry(entry))
             except ValidationError as err:
                 errors[i] = err.messages
+                continue
+            if "muggins_called" in entry:
+                calls[i] = entry["muggins_called"]  # checked by _entry
         if errors:
             raise ValidationError(errors)
         if len(out) > MAX_PLAYS:
             raise ValidationError(f"the play of a hand has at most {MAX_PLAYS} entries, not {len(out)}")
-        return out
+        return Plays(out, calls)
 
     def _entry(self, entry: Any) -> PlayCard | Go:
         if not isinstance(entry, dict):
             raise ValidationError("expected a JSON object")
         errors: dict[str, Any] = {key: ["unknown field"] for key in entry
-                                  if key not in ("seat", "card", "go", "claim")}
+                                  if key not in ("seat", "card", "go", "claim", "muggins_called")}
         seat = card = claim = None
         try:
             seat = self._seat.deserialize(entry.get("seat", missing))
@@ -107,6 +122,13 @@ class PlayEntries(fields.Field):
                 claim = self._claim.deserialize(entry["claim"])
             except ValidationError as err:
                 errors["claim"] = err.messages
+        if "muggins_called" in entry:
+            try:
+                self._called.deserialize(entry["muggins_called"])
+            except ValidationError as err:
+                errors["muggins_called"] = err.messages
+            if "claim" not in entry:
+                errors.setdefault("muggins_called", []).append("a muggins call is made on a claim: give the claim too")
         if "go" in entry and entry["go"] is not True:
             errors["go"] = ['"go" is true when given' if entry["go"] is False else "expected true or false"]
         if not errors and ("card" in entry) == ("go" in entry):
@@ -120,7 +142,7 @@ class PlayEntries(fields.Field):
 
 class PeggingScoreRequest(DistinctCardsSchema):
     distinct_fields = ("hands",)
-    players = StrictInteger(required=True, validate=validate.OneOf([2, 3, 4]))
+    players = StrictInteger(required=True, validate=validate.OneOf(PLAYERS))
     pone = StrictInteger(required=True, validate=validate.Range(0, 3))
     plays = PlayEntries(required=True)
     hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
@@ -128,6 +150,11 @@ class PeggingScoreRequest(DistinctCardsSchema):
     tournament = StrictBoolean(load_default=False)
     muggins = StrictBoolean(load_default=False)
     """Muggins in the play: the next opponent takes the points a claim missed."""
+
+    def check(self, data: dict[str, Any]) -> None:
+        if data["plays"].calls and not data["muggins"]:
+            i = min(data["plays"].calls)
+            raise ValidationError({"plays": {i: {"muggins_called": ["a muggins call needs muggins: true"]}}})
 
 
 class GoRequest(DistinctCardsSchema):
@@ -142,51 +169,22 @@ class GoRequest(DistinctCardsSchema):
             raise ValidationError("give either count or count_cards")
 
 
-def score_json(s: Any) -> dict[str, Any]:
-    out = {"seat": s.seat, "kind": s.kind, "points": s.points}
-    if s.cards:
-        out["cards"] = [_NAMES[c] for c in s.cards]
-    return out
-
-
-def _played_item(s: Any) -> dict[str, Any]:
-    """A missed item of the play: its kind, its cards as played, its points."""
-    return {"kind": s.kind, "cards": [_NAMES[c] for c in s.cards], "points": s.points}
-
-
-def _event_json(index: int, event: Any, scores: Any = None, ruling: Any = None) -> dict[str, Any]:
-    action = event.action
-    if scores is None:
-        scores = event.scores
-    if scores:
-        points, scored = sum(s.points for s in scores), [score_json(s) for s in scores]
-    else:
-        points, scored = 0, []
-    if type(action) is PlayCard:
-        out = {"index": index, "seat": action.seat, "card": _NAMES[action.card], "count": event.count,
-               "points": points, "scores": scored, "reset": event.reset}
-    else:
-        out = {"index": index, "seat": action.seat, "go": True, "count": event.count,
-               "points": points, "scores": scored, "reset": event.reset}
-    if ruling is not None:
-        out["claim"] = ruling_json(ruling, _played_item)
-    return out
-
-
-def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int]) -> list[dict[str, Any]]:
-    """The events as JSON, each claim judged; ``totals`` (per seat) become what was pegged."""
+def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int],
+                  calls: dict[int, int]) -> list[dict[str, Any]]:
+    """The events as JSON, each claim judged (with the muggins call made on it,
+    ``calls[i]``); ``totals`` (per seat) become what was pegged."""
     out = []
     for i, e in enumerate(events):
         claim = e.action.claim
         if claim is None:
-            out.append(_event_json(i, e))
+            out.append(peg_event_json(i, e))
             continue
-        ruling = judge(players, e.action.seat, e.scores, claim, muggins, show=False)
+        settled = settle(players, e.action.seat, e.scores, claim, muggins=muggins, show=False, called=calls.get(i))
         for s in e.scores:
             totals[s.seat] -= s.points
-        for s in ruling.scores:
+        for s in settled.scores:
             totals[s.seat] += s.points
-        out.append(_event_json(i, e, ruling.scores, ruling))
+        out.append(peg_event_json(i, e, settled.scores, settled.ruling))
     return out
 
 
@@ -203,10 +201,10 @@ class PeggingScore:
             play.check_complete()
         totals = list(play.scores)
         if any(a.claim is not None for a in data["plays"]):
-            scored = judged_events(players, events, data["muggins"], totals)
+            scored = judged_events(players, events, data["muggins"], totals, data["plays"].calls)
         else:
-            scored = [_event_json(i, e) for i, e in enumerate(events)]
-        team = [totals[0] + totals[2], totals[1] + totals[3]] if players == 4 else None
+            scored = [peg_event_json(i, e) for i, e in enumerate(events)]
+        team = side_totals(players, totals) if players == 4 else None
         resp.data = orjson.dumps({
             "players": players,
             "pone": pone,
@@ -218,7 +216,7 @@ class PeggingScore:
                 "seat": play.turn,
                 "count": play.count,
                 "count_cards": [str(c) for c in play.count_cards],
-                "legal": [action_json(a) for a in play.legal_actions()],
+                "legal": [play_action_json(a) for a in play.legal_actions()],
             },
         })
         resp.content_type = falcon.MEDIA_JSON

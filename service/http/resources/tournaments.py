@@ -15,13 +15,14 @@ import orjson
 from marshmallow import ValidationError, fields, validate
 
 from service.core.errors import MalformedError
+from service.core.options import TARGETS
 from service.tournament.bracket import MAX_ENTRANTS, bracket
 from service.tournament.matches import BEST_OF, MAX_SCORE, MatchRules, score_match
 from service.tournament.standings import MAX_RESULTS, Result, standings
 
 from ..media import read_json_object
 from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
-from .games import RecordSchema, replay_json
+from .games import RecordSchema, replayed
 
 MAX_GAMES = 15
 MAX_NAME = 40
@@ -47,7 +48,7 @@ def _points(default: int) -> StrictInteger:
 
 class MatchRequest(StrictSchema):
     games = fields.List(fields.Nested(GameEntry), required=True, validate=validate.Length(1, MAX_GAMES))
-    target = StrictInteger(load_default=121, validate=validate.OneOf([121, 61]))
+    target = StrictInteger(load_default=121, validate=validate.OneOf(TARGETS))
     win_points = _points(2)
     skunk_points = _points(3)
     double_skunk = StrictBoolean(load_default=False)
@@ -63,12 +64,12 @@ class MatchRequest(StrictSchema):
 def _final_scores(i: int, game: dict[str, Any]) -> list[int]:
     if ("scores" in game) == ("record" in game):
         raise MalformedError("a game is given by its final scores or by its record, one of them",
-                             field=f"games/{i}")
+                             at=("games", i))
     if "scores" in game:
         return game["scores"]
-    state, _ = replay_json(game["record"], where=f"games/{i}/record")
+    state, _ = replayed(game["record"], "games", i, "record")
     if state.position.winner is None:
-        raise MalformedError("the record's game is not finished", field=f"games/{i}/record")
+        raise MalformedError("the record's game is not finished", at=("games", i, "record"))
     return list(state.position.scores)
 
 
@@ -191,7 +192,7 @@ class Bracket:
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
         if len(data) != 1:
-            raise MalformedError("give the number of entrants or their names, one of them", field="")
+            raise MalformedError("give the number of entrants or their names, one of them")
         names = data.get("names") or [None] * data["entrants"]
         b = bracket(len(names))
         named = names[0] is not None

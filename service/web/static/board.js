@@ -1,12 +1,13 @@
 // The drawn board (SVG): a track per side in streets of 30 holes, serpentine as on a
 // wooden board, the start holes, the game hole, and two pegs per side: the front peg
 // is the score, the back peg the score before the last one pegged.  On a narrow
-// screen the board stands upright (streets top to bottom) so the holes stay large.
+// screen the board stands upright (streets top to bottom) so the holes stay large,
+// unless the page asks for a strip: lying down, low and wide, with large pegs, for a
+// page that keeps the board in view above other things (the table on a phone).
 // It draws what it is given; the scores come from the API (or the players' entries).
 
 const NS = "http://www.w3.org/2000/svg";
 const STREET = 30;
-const ROW = 18; // between the tracks of a street
 export const COLORS = ["red", "blue", "green"];
 
 function svgEl(tag, attrs = {}) {
@@ -21,21 +22,24 @@ export class Board {
    * @param {number} sides  2 or 3 tracks
    * @param {number} target 121 or 61 (the game hole)
    * @param {object} marks  hole -> label, e.g. {61: "double-skunk line", 91: "skunk line"}
+   * @param {object} [how]  {strip: true}: lying down whatever the width, pegs and labels large
    */
-  constructor(host, sides, target, marks) {
+  constructor(host, sides, target, marks, { strip = false } = {}) {
     this.sides = sides;
     this.target = target;
-    this.upright = (host.clientWidth || window.innerWidth) < 640;
+    this.upright = !strip && (host.clientWidth || window.innerWidth) < 640;
     this.pitch = this.upright ? 15 : 26;
     this.gap = this.upright ? 8 : 12;
+    this.row = strip ? 26 : 18; // between the tracks of a street
     this.left = 84;
     this.streets = Math.ceil((target - 1) / STREET);
-    this.streetHeight = sides * ROW + 34;
+    this.streetHeight = sides * this.row + 34;
     this.length = this.left + STREET * this.pitch + 5 * this.gap + 40;
     this.depth = this.streets * this.streetHeight + 52;
     const [w, h] = this.P(this.length, this.depth);
     this.svg = svgEl("svg", {
-      viewBox: `0 0 ${w} ${h}`, class: `board${this.upright ? ` upright streets-${this.streets}` : ""}`, role: "img", "aria-labelledby": "board-title",
+      viewBox: `0 0 ${w} ${h}`, class: `board${this.upright ? ` upright streets-${this.streets}` : ""}${strip ? " strip" : ""}`,
+      role: "img", "aria-labelledby": "board-title",
     });
     this.title = svgEl("title", { id: "board-title" });
     this.svg.append(this.title, this.rect(2, 2, this.length - 4, this.depth - 4, "wood", 18));
@@ -50,15 +54,15 @@ export class Board {
       this.text(this.left + span - 4, mid, String(st % 2 === 0 ? last : first), "start", "hole-label");
     }
     for (let side = 0; side < sides; side++) {
-      for (let v = 1; v < target; v++) this.circle(...this.at(side, v), 3.2, `hole track-${COLORS[side]}`);
-      for (const v of [0, -1]) this.circle(...this.at(side, v), 3.6, "hole start");
+      for (let v = 1; v < target; v++) this.circle(...this.at(side, v), strip ? 4.5 : 3.2, `hole track-${COLORS[side]}`);
+      for (const v of [0, -1]) this.circle(...this.at(side, v), strip ? 5 : 3.6, "hole start");
     }
     const [gx, gy] = this.at(0, target);
     this.circle(gx, gy, 9, "hole game");
     this.text(gx + 16, gy, this.upright ? String(target) : `${target} game hole`, "start", "hole-label", true);
     for (const [hole, label] of Object.entries(marks)) this.mark(Number(hole), label);
     this.pegs = [];
-    const r = this.upright ? 6 : 7.5;
+    const r = strip ? 12 : this.upright ? 6 : 7.5;
     for (let side = 0; side < sides; side++) {
       const back = svgEl("circle", { r: r - 1, class: `peg back ${COLORS[side]}`, "data-side": side, "data-peg": "back" });
       const front = svgEl("circle", { r, class: `peg front ${COLORS[side]}`, "data-side": side, "data-peg": "front" });
@@ -98,12 +102,12 @@ export class Board {
   /** The centre of hole v of a side's track, in board coordinates (v <= 0: the start holes). */
   at(side, v) {
     if (v >= this.target) return [this.left - 40, this.top(this.streets) + 14];
-    if (v <= 0) return [v === 0 ? this.left - 52 : this.left - 70, this.top(0) + 13 + side * ROW];
+    if (v <= 0) return [v === 0 ? this.left - 52 : this.left - 70, this.top(0) + 13 + side * this.row];
     const street = Math.floor((v - 1) / STREET);
     const idx = (v - 1) % STREET;
     const col = street % 2 === 0 ? idx : STREET - 1 - idx;
     const x = this.left + col * this.pitch + Math.floor(col / 5) * this.gap;
-    return [x, this.top(street) + 13 + side * ROW];
+    return [x, this.top(street) + 13 + side * this.row];
   }
 
   /** A line across the street just before hole `hole`, labelled in the gap beside the street. */

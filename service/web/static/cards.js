@@ -5,21 +5,26 @@ export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q"
 export const SUITS = ["S", "H", "D", "C"];
 const SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const RANK_NAME = {
-  A: "ace", T: "ten", J: "jack", Q: "queen", K: "king", 2: "two", 3: "three", 4: "four",
-  5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
-};
+const RANK_NAME = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 
 /** Every card code, suit by suit (the grid's order). */
 export const DECK = SUITS.flatMap((s) => RANKS.map((r) => r + s));
 
+const shownRank = (code) => (code[0] === "T" ? "10" : code[0]);
+
 export function face(code) {
-  const rank = code[0] === "T" ? "10" : code[0];
-  return rank + SYMBOL[code[1]];
+  return shownRank(code) + SYMBOL[code[1]];
 }
 
+/** The card in words: "ace of spades", "10 of hearts" (a screen reader says "ten"). */
 export function cardName(code) {
-  return `${RANK_NAME[code[0]]} of ${SUIT_NAME[code[1]]}`;
+  return `${RANK_NAME[code[0]] || code[0]} of ${SUIT_NAME[code[1]]}`;
+}
+
+/** A card control's name starts with what it shows, "J of spades", so a voice-control
+ *  user can say what they see (WCAG 2.5.3, label in name); the words are its title. */
+function controlName(code) {
+  return `${shownRank(code)} of ${SUIT_NAME[code[1]]}`;
 }
 
 export function isRed(code) {
@@ -33,14 +38,19 @@ export function cardEl(code, tag = "span") {
   el.dataset.card = code;
   const rank = document.createElement("span");
   rank.className = "rank";
-  rank.textContent = code[0] === "T" ? "10" : code[0];
+  rank.textContent = shownRank(code);
   const suit = document.createElement("span");
   suit.className = "suit";
   suit.textContent = SYMBOL[code[1]];
   suit.setAttribute("aria-hidden", "true");
   el.append(rank, suit);
-  el.setAttribute("aria-label", cardName(code));
-  if (tag === "span") el.setAttribute("role", "img");
+  if (tag === "span") {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", cardName(code));
+  } else {
+    el.setAttribute("aria-label", controlName(code));
+    if (controlName(code) !== cardName(code)) el.title = cardName(code);
+  }
   return el;
 }
 

@@ -12,6 +12,11 @@ const QUICK = [
   [4, "4", "a run of four"], [5, "5", "a run of five"], [6, "6", "a pair royal"],
   [8, "8", "a pair royal and a fifteen"], [12, "12", "a double pair royal"],
 ];
+// No hand or crib counts 19, 25, 26 or 27 (RULES: the show).  The API rules on a count
+// only with its cards (POST /v1/hands/score), which a table's players do not type in, so
+// the page keeps this one fact of the show to refuse a count that cannot be.
+const IMPOSSIBLE_COUNTS = new Set([19, 25, 26, 27]);
+const MAX_COUNT = 29;
 let game = null; // {mode, target, names, firstDealer, selected, entries: [{type: "peg"|"deal", side, points, what}], result}
 let board = null;
 
@@ -124,7 +129,10 @@ async function scoreMatch(sides) {
   game.result = { pending: true };
   $("result-text").textContent = `${sideName(leader)} reached ${game.target}.`;
   try {
-    const body = await post("/v1/matches/score", { games: [{ scores }], target: game.target });
+    // The board draws the double-skunk line (61) on a 121 board: count it (its game
+    // points are the API's default); a 61 game has no double skunk.
+    const options = game.target === 121 ? { double_skunk: true } : {};
+    const body = await post("/v1/matches/score", { games: [{ scores }], target: game.target, ...options });
     if (!game || !game.result || !game.result.pending) return; // undone meanwhile
     game.result = { scores, answer: body.games[0], totals: body.totals };
   } catch (err) {
@@ -165,12 +173,20 @@ function init() {
     ev.preventDefault();
     const input = $("count");
     const n = Number(input.value);
-    if (!Number.isInteger(n) || n < 0 || n > 29 || input.value === "") {
-      say($("error"), "A hand or crib count is a whole number from 0 to 29.");
+    if (!Number.isInteger(n) || n < 0 || n > MAX_COUNT || input.value === "") {
+      say($("error"), `A hand or crib count is a whole number from 0 to ${MAX_COUNT}.`);
+      input.focus();
+      return;
+    }
+    if (IMPOSSIBLE_COUNTS.has(n)) {
+      say($("error"), `No hand or crib counts ${n} (19, 25, 26 and 27 cannot be made): count it again.`
+        + `${n === 19 ? " A \u201cnineteen\u201d, no points, is entered as 0." : ""}`);
+      input.focus();
       return;
     }
     input.value = "";
-    if (n === 0 || n === 19) {
+    say($("error"), "");
+    if (n === 0) {
       game.entries.push({ type: "peg", side: game.selected, points: 0, what: "nineteen: no points" });
       save(); render();
       $("live").textContent = `${sideName(game.selected)}: nineteen, no points.`;

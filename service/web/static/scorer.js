@@ -1,6 +1,9 @@
 // The scorer: four cards and the starter -> POST /v1/hands/score; five or six cards ->
 // POST /v1/discards (the discard advisor).  The state is in the URL, so an analysis can
 // be shared: ?hand=5H,5C,5S,JD&starter=5D&crib=0 (advisor: &players=2&dealer=1&model=tuned).
+// A card from the grid goes to the hand (up to six) unless the user chose the starter
+// ("Next card to: the starter", or the empty starter slot): the intent is explicit, so
+// six clicks are a six-card hand, never four cards, a starter and one more.
 import { post, say } from "./api.js";
 import { RANKS, SUITS, cardEl, kindWords, el } from "./cards.js";
 
@@ -17,7 +20,7 @@ function readUrl() {
   state.players = q.get("players") ? Number(q.get("players")) : null;
   state.dealer = q.get("dealer") === "1" || q.get("dealer") === "true";
   state.model = q.get("model") === "random" ? "random" : "tuned";
-  state.target = state.hand.length === 4 && !state.starter ? "starter" : "hand";
+  state.target = "hand";
 }
 
 function writeUrl() {
@@ -63,7 +66,6 @@ function pick(code) {
     state.target = "hand";
   } else if (state.hand.length < 6) {
     state.hand.push(code);
-    if (state.hand.length === 4 && !state.starter) state.target = "starter";
   }
   update();
 }
@@ -85,10 +87,17 @@ function render() {
   const slots = $("hand-slots");
   slots.replaceChildren();
   state.hand.forEach((code, i) => slots.append(slotCard(code, () => { state.hand.splice(i, 1); state.target = "hand"; update(); })));
-  for (let i = state.hand.length; i < 4; i++) slots.append(el("span", { class: "slot", "aria-hidden": "true" }));
+  for (let i = state.hand.length; i < 4; i++) {
+    const next = i === state.hand.length && state.target === "hand";
+    slots.append(el("span", { class: `slot${next ? " next" : ""}`, "aria-hidden": "true" }));
+  }
   const st = $("starter-slot");
   st.replaceChildren(state.starter ? slotCard(state.starter, () => { state.starter = null; state.target = "starter"; update(); })
-    : el("span", { class: "slot", "aria-hidden": "true" }));
+    : el("button", {
+      type: "button", id: "choose-starter", class: `slot${state.target === "starter" ? " next" : ""}`, text: "?",
+      "aria-label": "Choose the starter: the next card you pick", "aria-pressed": String(state.target === "starter"),
+      onclick: () => { state.target = state.target === "starter" ? "hand" : "starter"; update(); },
+    }));
   $("crib").checked = state.crib;
   $("hand-text").value = state.hand.join(" ");
   $("starter-text").value = state.starter || "";
@@ -140,9 +149,16 @@ async function update() {
   }
   $("advice").hidden = true;
   const more = 4 - n;
-  say($("hint"), more > 0
-    ? `Choose ${more} more card${more > 1 ? "s" : ""} for the hand${state.starter ? "" : ", then the starter"}.`
-    : "Choose the starter (or more cards for the discard advisor).", "info");
+  say($("hint"), hint(more), "info");
+}
+
+function hint(more) {
+  if (state.target === "starter") return "Pick the starter from the grid.";
+  if (more > 0) {
+    return `Choose ${more} more card${more > 1 ? "s" : ""} for the hand${state.starter ? "" : ", then the starter"}.`;
+  }
+  return "Now the starter: switch \u201cNext card to\u201d to the starter (or press the empty starter slot) "
+    + "and pick it. Or pick one or two more cards for the hand to ask the discard advisor.";
 }
 
 function showScore(body) {
@@ -175,15 +191,16 @@ async function advise(ask) {
     const body = await post("/v1/discards", { cards: state.hand, players: players(), dealer: state.dealer, model: state.model });
     if (ask !== asked) return;
     $("advice").hidden = false;
-    $("advice-model").textContent = `${body.choices.length} throws, best first (${body.model} model; `
-      + `${state.dealer ? "your crib: its points are yours" : "the opponent's crib: its points count against you"}).`;
+    $("advice-model").textContent = `${body.choices.length} throws of ${state.hand.length} cards, ${players()} players, `
+      + `best first by net (${body.model} model; `
+      + `${state.dealer ? "your crib: its points are yours" : "the opponent's crib: its points count against you"})`
+      + `${state.starter ? "; the starter is not used: it is cut after the discards" : ""}.`;
     const mini = (cards) => el("div", { class: "cards" }, ...cards.map((c) => { const m = cardEl(c); m.classList.add("mini"); return m; }));
     $("throws").tBodies[0].replaceChildren(...body.choices.map((ch) => el("tr", { "data-discard": ch.discard.join(",") },
       el("td", {}, mini(ch.discard)), el("td", {}, mini(ch.keep)),
-      el("td", { class: "num", text: fmt(ch.hand.mean) }),
-      el("td", { class: "num", text: `${ch.hand.min}\u2013${ch.hand.max}` }),
+      el("td", { class: "num" }, fmt(ch.hand.mean), el("span", { class: "range", text: ` ${ch.hand.min}\u2013${ch.hand.max}` })),
       el("td", { class: "num", text: fmt(ch.crib.mean) }),
-      el("td", { class: "num", text: fmt(ch.net) }))));
+      el("td", { class: "num net", text: fmt(ch.net) }))));
   } catch (err) {
     if (ask !== asked) return;
     $("advice").hidden = true;
@@ -208,7 +225,7 @@ function init() {
     ev.preventDefault();
     state.hand = $("hand-text").value.split(/[\s,;]+/).filter(Boolean).slice(0, 6);
     state.starter = $("starter-text").value.trim() || null;
-    state.target = state.hand.length === 4 && !state.starter ? "starter" : "hand";
+    state.target = "hand";
     update();
   });
   update();

@@ -5,13 +5,14 @@
 // be clicked; anything refused anyway is shown with the service's explanation.
 import { post, say } from "./api.js";
 import { cardEl, backEl, kindWords, el } from "./cards.js";
-import { Board } from "./board.js";
+import { Board, skunkMarks } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const ME = 0;
 const params = new URLSearchParams(location.search);
 const DELAY = params.has("delay") ? Number(params.get("delay")) : 450;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const PHONE = "(max-width: 760px)"; // as app.css's table layout
 
 const t = {
   answer: null, // the last answer, as seat 0 sees it
@@ -117,7 +118,8 @@ async function start(ev) {
   t.players = Number($("players").value);
   t.level = $("level").value;
   const seed = $("seed").value.trim();
-  t.options = { players: t.players, ...(seed ? { deck: "seeded", seed } : {}) };
+  // skunk: the result says what the board's skunk lines mean (a skunk, a double skunk)
+  t.options = { players: t.players, skunk: true, ...(seed ? { deck: "seeded", seed } : {}) };
   t.record = []; t.selected.clear(); t.over = false; t.tokens = null;
   say($("error"), "");
   $("events").replaceChildren();
@@ -128,8 +130,10 @@ async function start(ev) {
     t.firstDealer = answer.view.first_dealer;
     $("game").hidden = false;
     $("setup").hidden = true;
-    t.board = new Board($("board"), t.players === 4 ? 2 : t.players, answer.view.options.target || 121,
-      (answer.view.options.target || 121) === 121 ? { 61: "double-skunk line", 91: "skunk line" } : { 31: "skunk line" });
+    const target = answer.view.options.target || 121;
+    // On a phone the board is a low strip kept in view above the hand and the log (app.css)
+    t.board = new Board($("board"), t.players === 4 ? 2 : t.players, target, skunkMarks(target),
+      { strip: window.matchMedia(PHONE).matches });
     logEvents(answer.events, null);
     say($("notice"), sealed() ? "Sealed game: every seat acts with its own seat token." : "", "info");
     render();
@@ -150,16 +154,35 @@ function cardsInline(cards) {
   return el("span", { class: "cards inline" }, ...cards.map((c) => { const m = c ? cardEl(c) : backEl(); m.classList.add("mini"); return m; }));
 }
 
-/** The count as a player says it, from POST /v1/hands/score (the starter is the view's). */
+/** The count as a player says it, from POST /v1/hands/score (the starter is the view's).
+ *  The event lists what was pegged: when the game ended during this count (the pegs stop
+ *  at the game hole) that is less than the hand holds, and the whole hand's call would
+ *  say points that were never pegged; the line says where the count stopped instead. */
 async function sayCount(line, e) {
   const starter = t.starter; // this deal's: the answer to the crib's count is the next deal's
+  const target = t.board.target;
   if (!starter || !e.cards || e.cards.length !== 4 || e.cards.some((c) => !c)) return;
   try {
     const body = await post("/v1/hands/score", { cards: e.cards, starter, crib: e.what === "crib" });
-    line.append(" ", el("q", { class: "call", text: body.call || "nineteen" }));
+    const pegged = e.points || 0;
+    if (pegged < body.total) {
+      line.dataset.stopped = String(body.total);
+      line.append(" ", el("span", {
+        class: "stopped",
+        text: `The game ended at ${target} during this count: ${pegged} of the ${e.what}'s ${body.total} points pegged.`,
+      }));
+    } else {
+      line.append(" ", el("q", { class: "call", text: body.call || "nineteen" }));
+    }
+    scrollLog();
   } catch {
     // the count itself is shown already; the spoken form is a nicety
   }
+}
+
+function scrollLog() {
+  const list = $("events");
+  list.scrollTop = list.scrollHeight;
 }
 
 function logEvents(events, actor) {
@@ -209,7 +232,7 @@ function logEvents(events, actor) {
       line.dataset.points = String(e.points);
     }
     list.append(line);
-    list.scrollTop = list.scrollHeight;
+    scrollLog();
   }
   if (t.record.length && !sealed()) {
     $("record").textContent = JSON.stringify({
@@ -246,7 +269,10 @@ function render() {
       el("div", { class: "cards" }, ...hand.map((c) => {
         const m = c ? cardEl(c) : backEl();
         m.classList.add("mini");
-        if (c && played.has(c) && a.phase === "play") m.classList.add("off");
+        if (c && played.has(c) && a.phase === "play") {
+          m.classList.add("off");
+          m.setAttribute("aria-label", `${m.getAttribute("aria-label")}, played`);
+        }
         return m;
       })),
       seat === v.dealer && v.crib.length ? el("div", {}, "Crib: ", cardsInline(v.crib)) : null);
@@ -267,8 +293,19 @@ function render() {
   hand.dataset.mode = discards.length ? "discard" : plays.size ? "play" : "";
   hand.dataset.discard = discards.length ? String(discards[0].cards.length) : "";
   $("you-h").textContent = `Your hand${ME === v.dealer ? " (you deal)" : ""}`;
+  // Cards you can act on are buttons; the others are plain card faces at full contrast
+  // (a card played this deal is marked, dashed; in the show your hand is whole again).
   hand.replaceChildren(...v.hands[ME].map((c) => {
     if (!c) return backEl();
+    const wasPlayed = played.has(c) && a.phase === "play";
+    if (!discards.length && !plays.size || wasPlayed) {
+      const face = cardEl(c);
+      if (wasPlayed) {
+        face.classList.add("off");
+        face.setAttribute("aria-label", `${face.getAttribute("aria-label")}, played`);
+      }
+      return face;
+    }
     const b = cardEl(c, "button");
     b.type = "button";
     if (discards.length) {
@@ -279,9 +316,7 @@ function render() {
       b.setAttribute("aria-label", `Play the ${b.getAttribute("aria-label")}`);
     } else {
       b.disabled = true;
-      const wasPlayed = played.has(c) && a.phase === "play";
-      if (wasPlayed) b.classList.add("off");
-      if (plays.size) b.title = wasPlayed ? "played" : "not a legal play now";
+      b.title = "not a legal play now";
     }
     return b;
   }));

@@ -1,0 +1,5 @@
+"""The service's release, in one place: pyproject.toml reads it (``dynamic``), ``GET /version``
+and ``cribbage-service --version`` report it; tests/test_versions.py holds openapi.yaml's
+``info.version``, CHANGELOG.md and the Kubernetes image tag to it."""
+
+__version__ = "1.1.0"

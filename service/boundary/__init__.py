@@ -1,0 +1,20 @@
+"""The JSON boundary: every JSON shape the service reads or writes of the rules core.
+
+The core (:mod:`service.core`) knows no JSON and names no request field:
+it takes and returns typed values, and its errors carry a structured
+location (:data:`service.core.errors.Location`).  The HTTP layer and the
+tools read and write the core's values here.  Modules, one shape each:
+
+* :mod:`.pointers` -- a location as a JSON pointer (a problem's ``field``);
+* :mod:`.options` -- a game's options (only those that differ from the defaults);
+* :mod:`.actions` -- game actions and the play's entries, both ways;
+* :mod:`.state` -- the game state a client holds (format 2), both ways;
+* :mod:`.records` -- a whole game's record, replayed;
+* :mod:`.events` -- a game's events as a viewer sees them;
+* :mod:`.views` -- a game as a viewer sees it, and its result;
+* :mod:`.scores` -- judged claims and the play's events.
+
+What a viewer may see is the core's to decide
+(:mod:`service.core.game.observe`); this package only writes it.  The
+show's score document is still the core's own (:mod:`service.core.show_text`).
+"""

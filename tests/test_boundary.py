@@ -1,0 +1,196 @@
+"""The JSON boundary: the core knows no JSON and no request field; locations and what a viewer is told.
+
+* An ast scan of ``service/core``: no JSON library imported, nothing of the
+  edge (falcon, marshmallow, :mod:`service.http`, :mod:`service.boundary`),
+  no string naming a request field (``"state/"``, ``"options/"`` ...), no
+  ``*_json`` function (but the show's document, the one left there); and
+  nowhere in ``service/`` a location re-spelled by assigning ``.field``.
+* Locations: each layer adds where its part sits; the pointer is RFC 6901.
+* :mod:`service.core.game.observe`: counts worked out from the rules (a
+  2-player deal: 6 cards each, 2 discarded, so C(6, 2) = 15 legal discards a
+  seat), not read off the code.
+"""
+
+from __future__ import annotations
+
+import ast
+from math import comb
+from pathlib import Path
+
+import falcon.testing
+import pytest
+
+from service.app import create_app
+from service.boundary.pointers import pointer
+from service.core.errors import IllegalError, MalformedError, located
+from service.core.game import DealRecorded, Discard, Discarded, apply_action, legal, new_game
+from service.core.game.observe import (EVERYONE, UnseenDiscard, events_seen, legal_in_error, legal_told,
+                                       table_seen)
+from service.core.options import GameOptions
+
+SERVICE = Path(__file__).resolve().parent.parent / "service"
+CORE = SERVICE / "core"
+EDGE_MODULES = ("json", "orjson", "ujson", "simplejson", "marshmallow", "falcon", "service.http", "service.boundary")
+REQUEST_PREFIXES = ("state/", "options/", "action/", "record/", "items/", "games/", "/state", "/options",
+                    "/action", "/record")
+SHOW_DOCUMENT = {"show.py", "show_text.py"}
+"""The show's score document is still written in the core, as JSON text (another
+change is rewriting the show); the one exception, and it must still be one."""
+
+
+def _trees(root: Path) -> list[tuple[Path, ast.AST]]:
+    return [(p, ast.parse(p.read_text(), str(p))) for p in sorted(root.rglob("*.py"))]
+
+
+def _imported(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def _strings(tree: ast.AST) -> list[str]:
+    """Every string literal, the literal parts of f-strings included."""
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _edge_imports(tree: ast.AST) -> set[str]:
+    return {name for name in _imported(tree) if any(name == m or name.startswith(m + ".") for m in EDGE_MODULES)}
+
+
+def test_the_core_imports_no_json_and_nothing_of_the_edge() -> None:
+    bad = {(p.relative_to(SERVICE).as_posix(), name) for p, tree in _trees(CORE) if p.name not in SHOW_DOCUMENT
+           for name in _edge_imports(tree)}
+    assert not bad
+
+
+def test_the_show_document_is_still_the_one_exception() -> None:
+    """When the show's document leaves the core, drop it from SHOW_DOCUMENT."""
+    still = {p.name for p, tree in _trees(CORE) if p.name in SHOW_DOCUMENT and _edge_imports(tree) == {"json"}}
+    assert still == SHOW_DOCUMENT
+
+
+def test_the_core_names_no_request_field() -> None:
+    bad = [(p.relative_to(SERVICE).as_posix(), s) for p, tree in _trees(CORE) for s in _strings(tree)
+           if s.startswith(REQUEST_PREFIXES)]
+    assert not bad
+
+
+def test_the_core_writes_no_json_but_the_show_document() -> None:
+    bad = [(p.relative_to(SERVICE).as_posix(), n.name) for p, tree in _trees(CORE) if p.name not in SHOW_DOCUMENT
+           for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and "json" in n.name.lower()]
+    assert not bad
+
+
+def test_the_scans_see_what_they_look_for() -> None:
+    """The scans above fail on the code they forbid (they cannot pass by seeing nothing)."""
+    tree = ast.parse('import orjson\nfrom json import dumps\nraise E(at=f"state/{k}")\ndef to_json(): pass\n')
+    assert {"orjson", "json"} <= _imported(tree)
+    assert any(s.startswith(REQUEST_PREFIXES) for s in _strings(tree))
+    assert len(_trees(CORE)) >= 15 and any(p.name == "observe.py" for p, _ in _trees(CORE))
+
+
+def test_no_location_is_respelled_by_assignment() -> None:
+    """A location grows by ``within``/``located``, never by ``exc.field = f"x/{exc.field}"``."""
+    bad = [(p.relative_to(SERVICE).as_posix(), n.lineno) for p, tree in _trees(SERVICE) for n in ast.walk(tree)
+           if isinstance(n, (ast.Assign, ast.AugAssign))
+           for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+           if isinstance(t, ast.Attribute) and t.attr == "field"]
+    assert not bad
+
+
+# -- locations -----------------------------------------------------------------
+
+
+def test_each_layer_adds_where_its_part_sits() -> None:
+    with pytest.raises(MalformedError) as exc, located("state"), located("actions"):
+        raise MalformedError("no", at=(3, "cards", 0))
+    assert exc.value.at == ("state", "actions", 3, "cards", 0)
+    assert pointer(exc.value.at) == "/state/actions/3/cards/0"
+    assert exc.value.field == "state/actions/3/cards/0"
+
+
+def test_a_slash_path_is_read_as_steps() -> None:
+    assert MalformedError("no", field="hands/1").at == ("hands", 1)
+    assert MalformedError("no", at=("plays",), field="2").at == ("plays", 2)
+    assert MalformedError("no").at == () and pointer(()) == ""
+
+
+def test_pointers_escape_as_rfc_6901_says() -> None:
+    assert pointer(("options", "a/b~c")) == "/options/a~1b~0c"
+
+
+@pytest.fixture(scope="module")
+def client() -> falcon.testing.TestClient:
+    return falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"options": {"players": 5}}, "/options/players"),
+    ({"options": {"colour/shade": 1}}, "/options/colour~1shade"),   # a key holding "/" (RFC 6901)
+    ({"options": []}, "/options"),
+])
+def test_a_core_error_is_answered_at_its_pointer(client: falcon.testing.TestClient, body: dict, field: str) -> None:
+    r = client.simulate_post("/v1/games", json=body)
+    assert r.status_code == 422
+    assert [e["field"] for e in r.json["errors"]] == [field]
+    assert r.json["detail"].startswith(field + ": ")
+
+
+# -- what a viewer sees and is told -----------------------------------------------
+
+
+def _discarding(players: int = 2):
+    state, _ = new_game(GameOptions(players=players, deck="seeded", seed="observe"), dealer=0)
+    state, _ = apply_action(state, legal(state)[0])  # the deal
+    return state
+
+
+def test_legal_actions_told_to_each_viewer() -> None:
+    state = _discarding()
+    assert len(legal_told(state, EVERYONE)) == 2 * comb(6, 2)
+    for seat in (0, 1):
+        told = legal_told(state, seat)
+        assert len(told) == comb(6, 2) and {a.seat for a in told} == {seat}
+    assert legal_told(state, None) == []  # a spectator acts for no seat
+
+
+def test_an_illegal_moves_legal_actions_as_each_viewer_may_see_them() -> None:
+    state = _discarding()
+    with pytest.raises(IllegalError) as exc:
+        apply_action(state, Discard(0, state.position.hands[1][:2]))  # seat 1's cards
+    assert len(legal_in_error(exc.value, EVERYONE)) == 2 * comb(6, 2)
+    assert {a.seat for a in legal_in_error(exc.value, 0)} == {0}
+    assert len(legal_in_error(exc.value, 0)) == comb(6, 2)
+    assert legal_in_error(exc.value, None) == []
+
+
+def test_a_discard_is_seen_by_its_seat_only_and_a_record_by_everyone_only() -> None:
+    state = _discarding()
+    mine = state.position.hands[0][:2]
+    state, events = apply_action(state, Discard(0, mine))
+    (discarded,) = events
+    assert type(discarded) is Discarded
+    assert events_seen(events, 0) == [discarded] and events_seen(events, EVERYONE) == [discarded]
+    for viewer in (1, None):
+        assert events_seen(events, viewer) == [UnseenDiscard(discarded.deal, 0, 2)]
+    record = DealRecorded(1, ("deal 0",))
+    assert events_seen([record], EVERYONE) == [record]
+    assert events_seen([record], 0) == [] and events_seen([record], None) == []
+
+
+def test_each_viewer_sees_its_own_hand_and_nothing_else_before_the_play() -> None:
+    state = _discarding(3)
+    hands, crib = state.position.hands, state.position.crib
+    everyone = table_seen(state, EVERYONE)
+    assert everyone.hands == hands and everyone.crib == crib
+    for seat in range(3):
+        seen = table_seen(state, seat)
+        assert seen.hands[seat] == hands[seat]
+        assert all(c is None for s, h in enumerate(seen.hands) if s != seat for c in h)
+        assert all(c is None for c in seen.crib)  # 3 players: one card straight to the crib, unseen
+    spectator = table_seen(state, None)
+    assert all(c is None for h in spectator.hands for c in h)
