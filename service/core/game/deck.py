@@ -38,4 +38,5 @@ def pack(deck_seed: str, deal: int) -> tuple[Card, ...]:
     """
     keys = _KEYS.unpack(hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
     # the cards by key; the sort is stable, so tied keys keep card order
-    return itemgetter(*sorted(range(52), key=keys.__getitem__))(CARDS)
+    cards: tuple[Card, ...] = itemgetter(*sorted(range(52), key=keys.__getitem__))(CARDS)
+    return cards

@@ -106,7 +106,7 @@ class Played:
     seat: int
     card: Card
     count: int
-    scores: tuple[Score, ...] = ()
+    scores: Sequence[Score] = ()
     reset: bool = False
 
     @property
@@ -126,7 +126,7 @@ class Went:
     deal: int
     seat: int
     count: int
-    scores: tuple[Score, ...] = ()
+    scores: Sequence[Score] = ()
     reset: bool = False
 
     @property
