@@ -4,7 +4,8 @@
 # make clients  generate the Python and TypeScript clients into clients/ (tools/clients.py; npm for TypeScript)
 # make image-check  build the Dockerfile for real (debootstrap + buildah, as root) and run it
 #
-# The virtualenv is .venv; installs are skipped while pyproject.toml is unchanged.
+# The virtualenv is .venv; installs are skipped while pyproject.toml, setup.py and the
+# rules kernel (compiled at install when a C compiler is present) are unchanged.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -17,12 +18,19 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# One stamp per install flavour; each is redone when pyproject.toml changes.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+# One stamp per install flavour; each is redone when one of its inputs changes.
+INSTALL_INPUTS := pyproject.toml setup.py service/core/kernel.py
+# The tests that run a second time on the interpreted kernel when the compiled one is in use.
+KERNEL_TESTS ?= tests/test_kernel.py tests/test_show.py tests/test_show_properties.py tests/test_play.py \
+	tests/test_play_properties.py tests/test_game.py tests/test_game_claims.py tests/test_game_properties.py \
+	tests/test_advice_pegging.py tests/test_advice_discards.py tests/test_advice_bot.py tests/test_distribution.py \
+	service/core service/advice
+
+$(VENV)/.installed-run: $(INSTALL_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: $(INSTALL_INPUTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -31,6 +39,14 @@ run: $(VENV)/.installed-run
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@kernel=$$($(BIN)/python -c 'from service.core import engine; print(engine.KERNEL)'); \
+	if [ "$$kernel" = compiled ]; then \
+		echo "== the core's tests again, on the interpreted kernel =="; \
+		CRIBBAGE_KERNEL=interpreted $(BIN)/python -m pytest -q $(KERNEL_TESTS); \
+	else \
+		echo "!! no compiled kernel ($$($(BIN)/python -c 'from service.core import engine; print(engine.WHY)')):" \
+			"the suite ran on the interpreted one; tests/test_kernel.py built one to test the kernel itself"; \
+	fi
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py

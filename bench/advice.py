@@ -6,7 +6,17 @@ over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
 strong bot against the greedy one over seeded 2-player games (win rate with
 its 95 % Wilson interval, mean points a hand pegged and counted by each side).
 
+The strong bot with a larger pegging budget (BENCH_CANDIDATE_BUDGET
+positions a play, default 30,000: ten times today's deals) against today's
+strong level (the strong bot before issue 19: the tuned discards and
+:data:`TODAY_BOT_NODE_BUDGET` positions a play, :func:`today_strong`) over
+duplicate deals: each seeded deal played twice, the seats swapped, so the
+cards favour neither; the win rate with a 95 % interval over the pairs, and
+the points a hand each pegged.
+
 Environment: BENCH_BOT_GAMES (games of the match, default 2000),
+BENCH_DUPLICATE_PAIRS (pairs of games of the duplicate match, default 500),
+BENCH_CANDIDATE_BUDGET (the strong bot's positions a play in it, default 30000),
 BENCH_ADVICE_DEALS (in-process deals per line, default 400).
 """
 
@@ -18,21 +28,29 @@ import math
 import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from service.advice import bot
 from service.advice.discards import analyse_discards
 from service.advice.pegging import advise, knowledge
 from service.core.cards import CARDS
-from service.core.game import apply_action, new_game
+from service.core.game import Discard, apply_action, new_game
 from service.core.options import GameOptions
 from service.core.play import Play
 
 from . import harness
 
+ROOT = Path(__file__).resolve().parent.parent
 DEALS = int(os.environ.get("BENCH_ADVICE_DEALS", "400"))
 BOT_GAMES = int(os.environ.get("BENCH_BOT_GAMES", "2000"))
+DUPLICATE_PAIRS = int(os.environ.get("BENCH_DUPLICATE_PAIRS", "500"))
+TODAY_BOT_NODE_BUDGET = 3_000
+"""The strong bot's positions a play before the kernel: today's strong level."""
+CANDIDATE_BUDGET = int(os.environ.get("BENCH_CANDIDATE_BUDGET", "30000"))
 
 
 def _deals(n: int, dealt: int, seed: str) -> list[list[int]]:
@@ -73,6 +91,63 @@ def pegging_in_process() -> None:
         print(f"  {players} players: p50 {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU"
               f"  ({len(cpu)} positions, median {statistics.median(samples):.0f} deals)"
               + ("   (target <= 100 ms)" if players == 2 else ""), flush=True)
+
+
+def _lead_positions(n: int, players: int, seed: str) -> list[tuple[int, int, list[Any], tuple[Any, ...]]]:
+    """``n`` leads: (pone, seat, its four cards, the cards it has seen: two discards and the starter)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        cards = rng.sample(CARDS, 7)
+        pone = rng.randrange(players)
+        out.append((pone, pone, cards[:4], tuple(cards[4:])))
+    return out
+
+
+def deals_at_a_lead() -> None:
+    """The pegging advisor at the lead of a 2-player play (the widest search of a hand): deals solved a
+    CPU second with a fixed number of deals, and deals a request with the default budgets (the
+    endpoint's and the strong bot's), with the CPU time of a request; on the kernel this install runs,
+    then on the interpreted one in a process of its own when that is another."""
+    from service.core import engine
+
+    print(f"-- pegging advice at a 2-player lead, {engine.KERNEL} kernel (process time; the sampler and solver"
+          " only; target: 10 times the deals of the kernel-less advisor, about 140-200 a CPU second here) --",
+          flush=True)
+    _deals_at_a_lead()
+    if engine.KERNEL == "compiled":
+        print("-- the same, interpreted kernel --", flush=True)
+        out = subprocess.run([sys.executable, "-c", "from bench import advice; advice._deals_at_a_lead()"],
+                             cwd=ROOT, env={**os.environ, "CRIBBAGE_KERNEL": "interpreted"}, capture_output=True,
+                             text=True, timeout=1800)
+        print(out.stdout + (f"  !! {out.stderr.strip().splitlines()[-1]}" if out.returncode else ""), end="",
+              flush=True)
+
+
+def _deals_at_a_lead() -> None:
+    leads = _lead_positions(60, 2, "bench-lead")
+    ks = [knowledge(2, pone, seat, hand, [], seen) for pone, seat, hand, seen in leads]
+    for k in ks[:5]:
+        advise(k, 2, seed=0)  # warm the caches
+    t = time.process_time()
+    solved = 0
+    for i, k in enumerate(ks):
+        solved += advise(k, 32, seed=i).samples
+    rate = solved / (time.process_time() - t)
+    print(f"  32 deals a request: {rate:8,.0f} deals a CPU second  ({len(ks)} leads)", flush=True)
+    budgets = [("the endpoint's default budget", {})]
+    budget = getattr(bot, "BOT_NODE_BUDGET", None)
+    if budget is not None:
+        budgets.append((f"the strong bot's budget ({budget:,} positions)", {"node_budget": budget}))
+    for label, kwargs in budgets:
+        cpu, samples = [], []
+        for i, k in enumerate(ks):
+            t = time.process_time()
+            samples.append(advise(k, None, seed=i, **kwargs).samples)
+            cpu.append(time.process_time() - t)
+        print(f"  {label:<44}: median {statistics.median(samples):5.0f} deals a request, p50"
+              f" {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU;"
+              f" {sum(samples) / sum(cpu):8,.0f} deals a CPU second", flush=True)
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -205,6 +280,78 @@ def bot_match() -> None:
     print(f"  ({r['seconds']:.0f} s)", flush=True)
 
 
+def today_strong(v: bot.SeatView) -> Any:
+    """Today's strong level (before issue 19): the tuned discard advisor's first choice, and the pegging
+    advisor at :data:`TODAY_BOT_NODE_BUDGET` positions a play; the rest as the strong bot does it."""
+    if v.phase == "discard":
+        own = v.seat == v.dealer  # 2 players
+        return Discard(v.seat, analyse_discards(v.hand, v.players, own, model="tuned").choices[0].discard)
+    return bot.suggest(v, "strong", TODAY_BOT_NODE_BUDGET).action
+
+
+def duplicate_match(pairs: int, budget: int, seed: str = "bench-duplicate", progress: bool = True) -> dict[str, Any]:
+    """The strong bot at ``budget`` positions a play (``new``) against today's strong level
+    (:func:`today_strong`, ``today``) over ``pairs`` seeded 2-player deals to 121, each played twice
+    with the seats swapped."""
+    play = {"new": lambda v: bot.suggest(v, "strong", budget).action, "today": today_strong}
+    pair_scores, pegged_diff = [], []
+    pegged = {"new": 0, "today": 0}
+    hands = 0
+    t0 = time.perf_counter()
+    for g in range(pairs):
+        score = 0.0
+        for new_seat in (0, 1):
+            who = {new_seat: "new", 1 - new_seat: "today"}
+            # the same game id for both games of a pair: the advisors are seeded alike too
+            state, _ = new_game(GameOptions(deck="seeded", seed=f"{seed}-{g}"), dealer=g % 2, game_id=f"{g:032x}")
+            game_pegged = {"new": 0, "today": 0}
+            while state.phase != "over":
+                seat = state.to_act()[0]
+                action = play[who[seat]](bot.seat_view(state, seat))
+                hands += state.phase == "deal"
+                state, events = apply_action(state, action)
+                for e in events:
+                    if e.type in ("play", "go"):
+                        for sc in e.scores:
+                            game_pegged[who[sc.seat]] += sc.points
+            score += (state.position.winner == new_seat) / 2
+            for k in pegged:
+                pegged[k] += game_pegged[k]
+            pegged_diff.append(game_pegged["new"] - game_pegged["today"])
+        pair_scores.append(score)
+        if progress and (g + 1) % max(1, pairs // 10) == 0:
+            lo, hi = _mean_interval(pair_scores)
+            print(f"    {g + 1} pairs: the strong bot wins {statistics.mean(pair_scores):.3f} [{lo:.3f}, {hi:.3f}]"
+                  f" ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return {"pairs": pairs, "rate": statistics.mean(pair_scores), "interval": _mean_interval(pair_scores),
+            "pegged": {k: pegged[k] / max(1, hands) for k in pegged},
+            "pegged_diff_interval": tuple(x / max(1, hands / len(pegged_diff)) for x in _mean_interval(pegged_diff)),
+            "seconds": time.perf_counter() - t0}
+
+
+def _mean_interval(xs: list[float], z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % normal interval of the mean of ``xs`` (independent pairs of games)."""
+    if len(xs) < 2:
+        return -math.inf, math.inf
+    m = statistics.mean(xs)
+    half = z * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m - half, m + half
+
+
+def strong_against_today() -> None:
+    print(f"-- the strong bot at {CANDIDATE_BUDGET:,} positions a play (BENCH_CANDIDATE_BUDGET; it ships with"
+          f" {bot.BOT_NODE_BUDGET:,}) against today's strong level ({TODAY_BOT_NODE_BUDGET:,}): {DUPLICATE_PAIRS}"
+          " duplicate pairs of seeded 2-player games to 121 (BENCH_DUPLICATE_PAIRS) --", flush=True)
+    r = duplicate_match(DUPLICATE_PAIRS, CANDIDATE_BUDGET)
+    lo, hi = r["interval"]
+    dlo, dhi = r["pegged_diff_interval"]
+    print(f"  the strong bot wins {r['rate']:.3f} of the games, 95 % interval [{lo:.3f}, {hi:.3f}]"
+          f"   (target: ahead, the interval above 0.5)")
+    print(f"  pegged a hand: {r['pegged']['new']:.3f} against {r['pegged']['today']:.3f}"
+          f" (the difference's 95 % interval [{dlo:+.3f}, {dhi:+.3f}])  ({r['seconds']:.0f} s)", flush=True)
+
+
 def run() -> None:
     print("== advice and bots ==", flush=True)
-    harness.run_parts((discards_in_process, pegging_in_process, over_http, bot_match))
+    harness.run_parts((discards_in_process, pegging_in_process, deals_at_a_lead, over_http, bot_match,
+                       strong_against_today))

@@ -15,6 +15,7 @@ start of deals 1, 7 and 13, and the largest over whole games, per player count.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 import statistics
 import subprocess
@@ -74,27 +75,40 @@ def openspiel_python() -> Path | None:
     return venvs.python("openspiel", [OPENSPIEL], "import pyspiel")
 
 
-def _rate(python: Path | str, script: str, seconds: float) -> float:
+def _rate(python: Path | str, script: str, seconds: float, env: dict[str, str] | None = None) -> float:
     out = subprocess.run([python, "-c", script, str(seconds), str(ROOT)], check=True, capture_output=True,
-                         text=True, timeout=seconds * 10 + 120)
+                         text=True, timeout=seconds * 10 + 120, env={**os.environ, **(env or {})})
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def kernels() -> list[str]:
+    """The rules kernels to measure: the one this install runs and, when that is the compiled one, the
+    interpreted reference too (``CRIBBAGE_KERNEL=interpreted``)."""
+    sys.path.insert(0, str(ROOT))
+    from service.core import engine
+
+    return [engine.KERNEL] + (["interpreted"] if engine.KERNEL == "compiled" else [])
 
 
 def bench_random_games(seconds: float = 3.0, rounds: int = 3) -> None:
     print("== games, in-process (random legal play, 2 players) ==")
     theirs = openspiel_python()
-    ours_rates, their_rates = [], []
+    ours_rates: dict[str, list[float]] = {k: [] for k in kernels()}
+    their_rates = []
     for _ in range(rounds):
-        ours_rates.append(_rate(sys.executable, OURS, seconds))
+        for kernel, rates in ours_rates.items():
+            rates.append(_rate(sys.executable, OURS, seconds, {"CRIBBAGE_KERNEL": kernel}))
         if theirs is not None:
             their_rates.append(_rate(theirs, THEIRS, seconds))
-    ours = statistics.median(ours_rates)
-    line = f"random 2-player games: {ours:,.0f} games/s (target 1,000)"
-    if their_rates:
-        ref = statistics.median(their_rates)
-        line += (f"; ÷ OpenSpiel C++ cribbage ({OPENSPIEL}): {ours / ref:.2f}"
-                 f" ({ref:,.0f} games/s; {rounds} rounds ABAB of {seconds:g} s)")
-    print(line)
+    for kernel, rates in ours_rates.items():
+        ours = statistics.median(rates)
+        line = f"random 2-player games, {kernel} kernel: {ours:,.0f} games/s (target 1,000)"
+        if their_rates:
+            ref = statistics.median(their_rates)
+            target = "1.0" if kernel == "compiled" else "0.5"
+            line += (f"; ÷ OpenSpiel C++ cribbage ({OPENSPIEL}): {ours / ref:.2f} (target {target};"
+                     f" {ref:,.0f} games/s; {rounds} rounds, the kernels and OpenSpiel in turn, of {seconds:g} s)")
+        print(line, flush=True)
 
 
 def bench_state_sizes() -> None:

@@ -266,7 +266,10 @@ SECTIONS = {
 
 
 def main() -> None:
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs", flush=True)
+    from service.core import engine
+
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {engine.KERNEL} rules kernel ({engine.WHY})",
+          flush=True)
     only = [s.strip() for s in os.environ.get("BENCH_ONLY", "").split(",") if s.strip()]
     for name, section in SECTIONS.items():
         if only and name not in only:

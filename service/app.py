@@ -36,6 +36,7 @@ from typing import Any
 import falcon
 import structlog
 
+from service.core import engine
 from service.core.errors import CribbageError
 
 from .http import head, media
@@ -91,6 +92,20 @@ def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception,
     )
 
 
+_KERNEL_SAID = False
+
+
+def _say_which_kernel() -> None:
+    """One log line a process: which rules kernel runs, and why not the compiled one when it is not."""
+    global _KERNEL_SAID
+    if not _KERNEL_SAID:
+        _KERNEL_SAID = True
+        if engine.KERNEL == "compiled":
+            log.info("rules kernel", kernel=engine.KERNEL, why=engine.WHY)
+        else:
+            log.warning("rules kernel", kernel=engine.KERNEL, why=engine.WHY)
+
+
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None,
                state_cache: int | None = None) -> falcon.App[falcon.Request, falcon.Response]:
@@ -101,6 +116,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression) and ``state_cache`` (else
     ``CRIBBAGE_STATE_CACHE``; 0: every state is replayed)."""
     configure_logging()
+    _say_which_kernel()
     if sealer is True:
         sealer = sealer_from_env()
     limit = limits.max_body_bytes() if max_body_bytes is None else max_body_bytes

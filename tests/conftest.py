@@ -44,3 +44,14 @@ def problem(result: falcon.testing.Result, status: int) -> dict:
 
 def fields(body: dict) -> list[str]:
     return [e["field"] for e in body["errors"]]
+
+
+def running_kernel() -> str:
+    """Which rules kernel the core's modules call: the interpreted reference or the compiled extension."""
+    from service.core import engine, kernel
+
+    module = engine.kernel
+    if module is kernel:
+        return "interpreted"
+    assert module.__name__ == "cribbage_kernel" and str(module.__file__).endswith(".so"), module
+    return "compiled"

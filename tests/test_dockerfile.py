@@ -73,6 +73,15 @@ def test_the_image_installs_the_built_wheel_not_the_source():
     assert " -e " not in run and not [a for i, a in image if i == "COPY" and "--from=build" not in a]
 
 
+def test_the_image_runs_the_compiled_kernel():
+    """The wheel is built where a C compiler is, so setup.py compiles the kernel into it; the image
+    refuses to build if what it installed would run the interpreted kernel."""
+    _, build, image = stages()
+    run = " ".join(a for i, a in build if i == "RUN")
+    assert "gcc" in run and ("COPY", "pyproject.toml setup.py README.md LICENSE ./") in build
+    assert 'engine.KERNEL == "compiled"' in " ".join(a for i, a in image if i == "RUN")
+
+
 def test_nginx_and_a_venv_are_installed():
     run = " ".join(a for i, a in instructions() if i == "RUN")
     assert re.search(r"apt-get install -y --no-install-recommends \$packages", run)
@@ -101,7 +110,7 @@ def test_the_revision_reaches_version():
     assert "CRIBBAGE_GIT_REVISION=${GIT_REVISION}" in " ".join(a for i, a in ins if i == "ENV")
 
 
-@pytest.mark.parametrize("name", ["pyproject.toml", "README.md", "LICENSE", "service"])
+@pytest.mark.parametrize("name", ["pyproject.toml", "setup.py", "README.md", "LICENSE", "service"])
 def test_what_is_copied_exists_and_is_not_ignored(name):
     assert (ROOT / name).exists()
     ignored = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()]

@@ -24,7 +24,7 @@ import subprocess
 import falcon.testing
 import pytest
 import yaml
-from conftest import ROOT, problem
+from conftest import ROOT, problem, running_kernel
 
 from service._version import __version__
 from service.app import create_app
@@ -57,6 +57,7 @@ def test_version(client):
     assert body["service"] == __version__
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)
     assert body["revision"] == (head.stdout.strip() if head.returncode == 0 else None)
+    assert body["kernel"] == running_kernel()
 
 
 def test_the_api_version_is_semantic_and_its_major_is_the_paths():

@@ -21,7 +21,7 @@ import falcon.testing
 import httpx
 import orjson
 import pytest
-from conftest import problem
+from conftest import problem, running_kernel
 
 from service.app import create_app
 from service.http import readiness
@@ -39,7 +39,8 @@ def test_ready(client):
     assert r.headers["content-type"] == "application/json"
     assert r.headers["cache-control"] == "no-store"
     assert r.json == {"status": "ready",
-                      "checks": {"openapi": "loaded", "state": "plain", "warm": True, "draining": False}}
+                      "checks": {"openapi": "loaded", "state": "plain", "warm": True, "draining": False,
+                                 "kernel": running_kernel()}}
     assert readiness.LIFECYCLE.warm
 
 

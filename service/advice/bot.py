@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.core.cards import Card
+from service.core.engine import kernel
 from service.core.errors import IllegalError
 from service.core.game import Count, Cut, Deal, Discard, GameState, can
 from service.core.play import Go, PlayCard
-from service.core.show import show_total
 
 from .discards import analyse_discards
 from .pegging import advise, greedy_action, knowledge
@@ -66,7 +66,7 @@ class SeatView:
 
 def seat_view(state: GameState, seat: int) -> SeatView:
     pos = state.position
-    plays = tuple(a for a in state.actions if type(a) in (PlayCard, Go))
+    plays = tuple(a for a in state.actions if isinstance(a, (PlayCard, Go)))
     return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), tuple(pos.hands[seat]),
                     tuple(pos.discards[seat]), pos.starter, plays, state.options.tournament,
                     state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
@@ -85,8 +85,9 @@ def _own_crib(v: SeatView) -> bool:
     return v.seat == v.dealer or (v.players == 4 and v.seat % 2 == v.dealer % 2)
 
 
-def suggest(v: SeatView, level: str = "strong") -> Suggestion:
-    """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take."""
+def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) -> Suggestion:
+    """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take.
+    ``node_budget``: the strong level's positions a play (None: :data:`BOT_NODE_BUDGET`)."""
     if v.seat not in v.to_act:
         waiting = ("the game is over" if not v.to_act
                    else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
@@ -105,11 +106,13 @@ def suggest(v: SeatView, level: str = "strong") -> Suggestion:
     if v.phase == "discard":
         return _discard(v, level)
     if v.phase == "play":
-        return _play(v, level)
+        return _play(v, level, BOT_NODE_BUDGET if node_budget is None else node_budget)
     # the show
     if v.counting_crib:
         return Suggestion(Count(v.seat), level, {"phase": "show", "counting": "crib"})
-    total = show_total(v.hand, v.starter)
+    a, b, c, d = v.hand
+    assert v.starter is not None  # turned before the play
+    total = kernel.show_total(a, b, c, d, v.starter, False)
     return Suggestion(Count(v.seat, claim=total), level, {"phase": "show", "counting": "hand", "points": total})
 
 
@@ -128,7 +131,7 @@ def _discard(v: SeatView, level: str) -> Suggestion:
                        "runner_up_net": analysis.choices[1].net if len(analysis.choices) > 1 else None})
 
 
-def _play(v: SeatView, level: str) -> Suggestion:
+def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
     seen = (*v.discards, *((v.starter,) if v.starter is not None else ()))
     k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, seen, v.tournament)
     play = k.play
@@ -140,7 +143,7 @@ def _play(v: SeatView, level: str) -> Suggestion:
     if level == "greedy":
         action, pts = greedy_action(play, v.seat, held)
         return Suggestion(action, level, {"phase": "play", "points_now": pts})
-    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=BOT_NODE_BUDGET)
+    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=node_budget)
     options = advice.options
     best = options[0]
     return Suggestion(best.action, level, {

@@ -33,23 +33,20 @@ holds this equal to a brute-force enumeration, crib by crib.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
 from service.core.cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
+from service.core.engine import kernel
 from service.core.errors import MalformedError
-from service.core.show import RANK_KEY, RANK_POINTS, show_total
 
 from . import crib_table
 
 MODELS = ("tuned", "random")
-FLUSH_CRIB_POINTS = 5
-NOBS_POINTS = 1
 _COMB = tuple(tuple(comb(n, k) for k in range(5)) for n in range(5))
-_RANK_BITS = (0,) + tuple(1 << (3 * (r - 1)) for r in range(1, 14))  # index by rank 1..13 (0 unused)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,11 +144,9 @@ def analyse_discards(cards: Sequence[Card], players: int, own_crib: bool, known:
 
 def hand_outlook(keep: Sequence[Card], unseen: Sequence[Card]) -> HandOutlook:
     """The show of ``keep`` with each unseen card as the starter."""
-    tally: dict[int, int] = {}
-    for s in unseen:
-        t = show_total(keep, s)
-        tally[t] = tally.get(t, 0) + 1
-    counts = tuple(sorted(tally.items()))
+    a, b, c, d = keep
+    tally = kernel.starter_tally(a, b, c, d, tuple(unseen))
+    counts = tuple((points, n) for points, n in enumerate(tally) if n)
     return HandOutlook(sum(p * n for p, n in counts) / len(unseen), counts[0][0], counts[-1][0], counts)
 
 
@@ -164,11 +159,11 @@ def _rank_multisets(m: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ..
         for r in ranks:
             mult[r] = mult.get(r, 0) + 1
         if max(mult.values()) <= 4:
-            out.append((sum(_RANK_BITS[r] for r in ranks), tuple(mult.items())))
+            out.append((kernel.rank_key(ranks), tuple(mult.items())))
     return tuple(out)
 
 
-def _random_crib(unseen: Sequence[Card], need: int):
+def _random_crib(unseen: Sequence[Card], need: int) -> Callable[[Sequence[Card]], float]:
     """The ``random`` model's expected crib for each throw, exact.
 
     The crib's ``need`` unknown cards and the starter are, together, a
@@ -201,23 +196,23 @@ def _random_crib(unseen: Sequence[Card], need: int):
                 break
         if w:
             classes.append((key, w))
-    keys = [k for k, _ in classes]
-    weights = [w for _, w in classes]
+    keys = tuple(k for k, _ in classes)
+    weights = tuple(w for _, w in classes)
     unseen_jacks = sum(need / u * (n_suit[c & 3] - 1) / (u - 1) for c in unseen if RANK[c] == JACK)
     by_ranks: dict[int, float] = {}
 
     def crib(throw: Sequence[Card]) -> float:
-        kt = sum(RANK_KEY[c] for c in throw)
+        kt = sum(kernel.RANK_KEY[c] for c in throw)
         ranks = by_ranks.get(kt)
         if ranks is None:
-            ranks = by_ranks[kt] = sum(w * RANK_POINTS[kt + k] for k, w in zip(keys, weights)) / total
+            ranks = by_ranks[kt] = kernel.weighted_rank_points(kt, keys, weights) / total
         value = ranks + unseen_jacks
         suit = throw[0] & 3
         if all(c & 3 == suit for c in throw):
-            value += FLUSH_CRIB_POINTS * comb(n_suit[suit], m) / total
+            value += kernel.CRIB_FLUSH_POINTS * comb(n_suit[suit], m) / total
         for c in throw:
             if RANK[c] == JACK:
-                value += NOBS_POINTS * n_suit[c & 3] / u
+                value += kernel.NOBS_POINTS * n_suit[c & 3] / u
         return value
 
     return crib

@@ -46,12 +46,11 @@ from pathlib import Path
 from typing import Any
 
 from service.core.cards import CARDS, JACK, RANK_SYMBOLS
-from service.core.show import RANK_POINTS
+from service.core.engine import kernel
 
 from .crib_table import DATA, throw_class
 from .discards import hand_outlook
 
-_BIT = (0,) + tuple(1 << (3 * (r - 1)) for r in range(1, 14))
 MAX_ITERATIONS = 2000
 REDUCED_HANDS = 120
 TOLERANCE = 2e-4
@@ -83,8 +82,8 @@ def _class_cards(cls: str) -> list[tuple[tuple[int, int], ...]]:
 
 def _rank_part(ranks: tuple[int, ...]) -> float:
     """Fifteens, pairs, runs of four crib ranks, the starter's rank weighted by its cards left in 48."""
-    key = sum(_BIT[r] for r in ranks)
-    return sum((4 - ranks.count(r)) * RANK_POINTS[key + _BIT[r]] for r in range(1, 14) if ranks.count(r) < 4) / 48
+    key = sum(kernel.RANK_BIT[r] for r in ranks)
+    return sum((4 - ranks.count(r)) * kernel.RANK_POINTS[key + kernel.RANK_BIT[r]] for r in range(1, 14) if ranks.count(r) < 4) / 48
 
 
 def _suit_part(cards: tuple[tuple[int, int], ...]) -> float:

@@ -1,7 +1,7 @@
 """Every show counted: how many of the 12,994,800 (4 cards, starter) deals score each total.
 
 A show's points are the ranks' points (fifteens, pairs and runs:
-:data:`~service.core.show.RANK_POINTS`) plus the suits' (the flush and his
+:data:`~service.core.kernel.RANK_POINTS`) plus the suits' (the flush and his
 nobs: :func:`~service.core.show.suit_points`), and the suits' points depend
 only on which cards share a suit and which cards are jacks.  So the
 enumeration walks the 1,820 multisets of four hand ranks and the 13 starter
@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement, product
 
 from .cards import JACK, Card
-from .show import RANK_KEY, RANK_POINTS, suit_points
+from .engine import kernel
+from .show import suit_points
 
 MAX_SHOW = 29
 """The most a show can score: 5 5 5 J and the 5 of the jack's suit."""
@@ -73,7 +74,7 @@ def distribution(crib: bool = False) -> Distribution:
     """Count every (4 cards, starter) deal, as hands or as cribs."""
     counts = [0] * (MAX_SHOW + 1)
     spreads: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
-    rank_key = (0, *(RANK_KEY[(r - 1) * 4] for r in range(1, 14)))  # by rank 1..13
+    rank_key = kernel.RANK_BIT  # by rank 1..13
     for ranks in combinations_with_replacement(range(1, 14), 4):
         held = dict(Counter(ranks))
         hand_key = sum(rank_key[r] for r in ranks)
@@ -84,7 +85,7 @@ def distribution(crib: bool = False) -> Distribution:
             spread = spreads.get(look)
             if spread is None:
                 spread = spreads[look] = tuple(_suit_spread(held, starter, crib).items())
-            base = RANK_POINTS[hand_key + rank_key[starter]]
+            base = kernel.RANK_POINTS[hand_key + rank_key[starter]]
             for points, deals in spread:
                 counts[base + points] += deals
     return Distribution(crib=crib, counts=tuple(counts))

@@ -34,14 +34,15 @@ are exact; only a go cannot be checked against the cards (except at a count of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import NamedTuple, Sequence, Union
 
 from .cards import CARDS, VALUE, Card, ensure_distinct
+from .engine import kernel
 from .errors import IllegalError, MalformedError
 from .peg import MAX_COUNT, Score, peg_scores
 
-CARDS_FOR_THE_PLAY = 4
-RENEGE_POINTS_PER_CARD = 2
+CARDS_FOR_THE_PLAY = kernel.CARDS_FOR_THE_PLAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +85,11 @@ Action = Union[PlayCard, Go]
 # Actions are immutable, so legal_actions hands out shared instances.
 _PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
 _GOS = tuple(Go(seat) for seat in range(4))
-# _AFTER[players][seat]: the other seats clockwise from ``seat``, then ``seat``.
-_AFTER = {n: tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n)) for n in (2, 3, 4)}
 _NOBODY: frozenset[int] = frozenset()
+# Seats as the kernel's bits (1 << seat): those holding cards by the cards each holds, and sets of seats.
+_HOLDING = {left: sum(1 << s for s, n in enumerate(left) if n)
+            for players in (2, 3, 4) for left in product(range(CARDS_FOR_THE_PLAY + 1), repeat=players)}
+_SEATS = {frozenset(s for s in range(4) if bits >> s & 1): bits for bits in range(16)}
 # NamedTuple's own __new__ is a Python function taking keywords; every field is
 # given here, so the tuple's own is enough and much cheaper.
 _new = tuple.__new__
@@ -115,7 +118,7 @@ def renege_points(playable: int) -> int:
     >>> renege_points(3)
     6
     """
-    return RENEGE_POINTS_PER_CARD * playable
+    return kernel.renege_points(playable)
 
 
 def next_opponent(players: int, seat: int) -> int:
@@ -203,8 +206,8 @@ class Play(NamedTuple):
         """Cards ``seat`` could lay now, or None when its cards are not known."""
         if self.held is None:
             return None
-        room = MAX_COUNT - self.count
-        return [c for c in self.held[seat] if VALUE[c] <= room]
+        fit = kernel.FITS[self.count]
+        return [c for c in self.held[seat] if fit[c]]
 
     def playable_now(self, seat: int) -> tuple[list[Card], int]:
         """The cards ``seat`` could lay and how many.  With unknown cards the
@@ -212,19 +215,13 @@ class Play(NamedTuple):
         cards = self.playable(seat)
         if cards is not None:
             return cards, len(cards)
-        return [], self.left[seat] if self.count <= MAX_COUNT - 10 else 0
+        return [], kernel.playable_unseen(self.count, self.left[seat])
 
     def may_go(self, seat: int) -> bool:
         """The go rule: a seat may say go only when no card it holds fits
         under 31, and never as the leader of a count (every card fits at 0).
         Under tournament rules a go while able is allowed but is a renege."""
-        if not self.count:  # the lead: every card is worth at least 1, so none has been laid
-            return False
-        if self.tournament:
-            return True
-        if self.held is None:
-            return self.count > MAX_COUNT - 10
-        return not self.playable_now(seat)[1]
+        return kernel.may_go(self.count, self.playable_now(seat)[1], self.tournament)
 
     def legal_actions(self) -> list[Action | AnyCard]:
         """Every legal action for the seat to act.
@@ -234,13 +231,15 @@ class Play(NamedTuple):
         seat = self.turn
         if seat is None:
             return []
-        room = MAX_COUNT - self.count
+        count = self.count
         if self.held is None:
-            actions: list[Action | AnyCard] = [AnyCard(seat, min(room, 10))]
+            actions: list[Action | AnyCard] = [AnyCard(seat, min(kernel.room(count), 10))]
+            able = kernel.playable_unseen(count, self.left[seat])
         else:
-            plays = _PLAYS[seat]
-            actions = [plays[c] for c in self.held[seat] if VALUE[c] <= room]
-        if self.may_go(seat):
+            plays, fit = _PLAYS[seat], kernel.FITS[count]
+            actions = [plays[c] for c in self.held[seat] if fit[c]]
+            able = len(actions)
+        if kernel.may_go(count, able, self.tournament):
             actions.append(_GOS[seat])
         return actions
 
@@ -269,7 +268,7 @@ class Play(NamedTuple):
             if self.held is not None and card not in self.held[seat]:
                 raise IllegalError(f"seat {seat} does not hold {card}",
                                    rule="card_not_held", legal=self.legal_actions())
-            if self.count + VALUE[card] > MAX_COUNT:
+            if not kernel.FITS[self.count][card]:
                 raise IllegalError(
                     f"{card} would take the count from {self.count} to {self.count + VALUE[card]}, past 31",
                     rule="count_over_31", legal=self.legal_actions(),
@@ -328,17 +327,12 @@ class Play(NamedTuple):
             n = self.playable_now(seat)[1]
             scores = []
             if n:  # a renege: only possible under tournament rules
-                scores.append(Score(next_opponent(players, seat), "renege", renege_points(n)))
+                scores.append(Score(next_opponent(players, seat), "renege", kernel.renege_points(n)))
             passed = passed | {seat}
-        # Whose turn: the next seat holding cards that has not said go.
-        turn = None
-        if count < MAX_COUNT:
-            for s in _AFTER[players][seat]:
-                if left[s] and s not in passed:
-                    turn = s
-                    break
+        holding = _HOLDING[left]
+        turn, reset, go_to = kernel.after(players, seat, count, holding, _SEATS[passed], -1 if last is None else last)
         totals = self.scores
-        if turn is not None:
+        if not reset:
             if scores:
                 totals = _pegged(totals, scores)
             return (_new(Play, (players, turn, count, count_cards, passed, last, held, left, played, totals,
@@ -346,15 +340,12 @@ class Play(NamedTuple):
                     _new(PegEvent, (action, count, tuple(scores), False, False)))
         # The count is over: 31, or nobody holding cards can play on.
         assert last is not None  # the leader can always play at 0
-        if count != MAX_COUNT:
-            scores.append(Score(last, "go" if any(left) else "last_card", 1))
-        for s in _AFTER[players][last]:
-            if left[s]:
-                turn = s
-                break
+        if go_to >= 0:
+            scores.append(_new(Score, (go_to, "go" if holding else "last_card", kernel.GO_POINTS, ())))
         totals = _pegged(totals, scores)
-        return (_new(Play, (players, turn, 0, (), _NOBODY, None, held, left, played, totals, self.tournament)),
-                _new(PegEvent, (action, count, tuple(scores), True, turn is None)))
+        nxt = None if turn < 0 else turn
+        return (_new(Play, (players, nxt, 0, (), _NOBODY, None, held, left, played, totals, self.tournament)),
+                _new(PegEvent, (action, count, tuple(scores), True, nxt is None)))
 
     def check_complete(self) -> None:
         """Raise :class:`IllegalError` unless every card has been laid: for

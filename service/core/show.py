@@ -10,10 +10,12 @@ flush (crib)             5, only when all five cards are one suit
 nobs                     1 for the jack of the starter's suit among the four
 =======================  ============================================
 
-Each rule has one home: fifteens, pairs and runs are :func:`rank_items` (they
-depend on the five ranks only), the flush is :func:`flush_points`, nobs is
-:func:`his_nobs`, and his heels (a starter jack, scored at the cut, never in
-the show) is :func:`his_heels`.  Everything else is derived from them.
+Each rule has one home, in the kernel (:mod:`.kernel`): fifteens, pairs and
+runs are :func:`~.kernel.rank_items` (they depend on the five ranks only),
+the flush is :func:`~.kernel.flush_points`, nobs is :func:`~.kernel.nobs`,
+and his heels (a starter jack, scored at the cut, never in the show) is
+:func:`~.kernel.heels`; the functions here give them in the cards and words
+of the API.  Everything else is derived from them.
 
 The count depends only on the pattern of the five cards: the rank multiset
 (6,175 of them, each a :class:`ShowPattern` computed once, at import), which
@@ -35,21 +37,26 @@ document (:mod:`.show_text`) are built from the pattern when asked for.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import partial
-from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence, overload
 
 from . import show_text
-from .cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards  # noqa: F401  (the doctests use parse_cards)
+from .cards import CARDS, Card, ensure_distinct, parse_cards  # noqa: F401  (the doctests use parse_cards)
+from .engine import kernel
 from .errors import MalformedError
+from .peg import Score
 
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 """The kinds of scoring item, in the order a player says them."""
+_RANK_KINDS = {kernel.FIFTEEN_ITEM: "fifteen", kernel.PAIR_ITEM: "pair", kernel.RUN_ITEM: "run"}
 
-FIFTEEN_POINTS = PAIR_POINTS = 2
-NOBS_POINTS = 1
-HEELS_POINTS = 2
+FIFTEEN_POINTS = kernel.FIFTEEN_POINTS
+PAIR_POINTS = kernel.PAIR_ITEM_POINTS
+NOBS_POINTS = kernel.NOBS_POINTS
+HEELS_POINTS = kernel.HEELS_POINTS
+
 
 class ScoringItem(NamedTuple):
     """One scoring combination: its kind, the cards it uses and its points."""
@@ -60,46 +67,18 @@ class ScoringItem(NamedTuple):
 
 
 # ---------------------------------------------------------------------------
-# The rules, one function each.
-
-
-_SUBSETS = tuple(combo for n in range(2, 6) for combo in combinations(range(5), n))
-_SUBSET_OF = tuple(itemgetter(*combo) for combo in _SUBSETS)
-_TWOS = tuple(combinations(range(5), 2))
-_RUNS = {n: tuple((combo, itemgetter(*combo)) for combo in combinations(range(5), n)) for n in (3, 4, 5)}
+# The rules, in the API's cards and words (their home is the kernel).
 
 
 def rank_items(ranks: Sequence[int]) -> list[tuple[str, tuple[int, ...], int]]:
     """Fifteens, pairs and runs of five ranks in ascending order, as
-    ``(kind, positions into the ranks, points)`` in the spoken order.
-
-    * a fifteen is each distinct set of 2 to 5 cards whose values (ace 1,
-      court cards 10) sum to 15;
-    * a pair is each two cards of one rank;
-    * a run is each set of 3 or more cards of consecutive ranks, counted at
-      its longest length only, once per combination of duplicate cards (a
-      double run is two runs and a pair); runs never wrap (Q K A is none).
+    ``(kind, positions into the ranks, points)`` in the spoken order
+    (:func:`service.core.kernel.rank_items`).
 
     >>> rank_items([1, 2, 2, 3, 4])
     [('pair', (1, 2), 2), ('run', (0, 1, 3, 4), 4), ('run', (0, 2, 3, 4), 4)]
     """
-    values = [min(r, 10) for r in ranks]
-    items = [("fifteen", combo, FIFTEEN_POINTS) for combo, cards in zip(_SUBSETS, _SUBSET_OF)
-             if sum(cards(values)) == 15]
-    items += [("pair", (a, b), PAIR_POINTS) for a, b in _TWOS if ranks[a] == ranks[b]]
-    # the longest streak of consecutive ranks held is the length of the runs
-    longest = streak = 1
-    for a, b in zip(ranks, ranks[1:]):
-        if b == a + 1:
-            streak += 1
-            longest = max(longest, streak)
-        elif b != a:
-            streak = 1
-    if longest >= 3:
-        # the ranks are in order, so n cards are a run when n distinct ranks span n
-        items += [("run", combo, longest) for combo, cards in _RUNS[longest]
-                  if len(set(run := cards(ranks))) == longest and run[-1] - run[0] == longest - 1]
-    return items
+    return [(_RANK_KINDS[kind], positions, points) for kind, positions, points in kernel.rank_items(tuple(ranks))]
 
 
 def flush_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
@@ -111,12 +90,8 @@ def flush_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int
     >>> flush_points(parse_cards(["4S", "5S", "9S", "JS"]), Card.parse("2H"), crib=True)
     0
     """
-    suit = hand[0].suit
-    if any(c.suit != suit for c in hand):
-        return 0
-    if starter.suit == suit:
-        return 5
-    return 0 if crib else 4
+    a, b, c, d = hand
+    return kernel.flush_points(a, b, c, d, starter, crib)
 
 
 def his_nobs(hand: Sequence[Card], starter: Card) -> Card | None:
@@ -126,10 +101,9 @@ def his_nobs(hand: Sequence[Card], starter: Card) -> Card | None:
     >>> his_nobs(parse_cards(["5H", "5C", "5S", "JD"]), Card.parse("5D"))
     Card.parse('JD')
     """
-    for c in hand:
-        if c.rank == JACK and c.suit == starter.suit:
-            return c
-    return None
+    a, b, c, d = hand
+    card = kernel.nobs(a, b, c, d, starter)
+    return CARDS[card] if card >= 0 else None
 
 
 def his_heels(starter: Card) -> int:
@@ -139,7 +113,7 @@ def his_heels(starter: Card) -> int:
     >>> his_heels(Card.parse("JD")), his_heels(Card.parse("5D"))
     (2, 0)
     """
-    return HEELS_POINTS if starter.rank == JACK else 0
+    return kernel.heels(starter)
 
 
 def suit_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
@@ -150,7 +124,7 @@ def suit_points(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
 # ---------------------------------------------------------------------------
 # Patterns: everything about a show that depends on its ranks only.
 
-RANK_KEY: tuple[int, ...] = tuple(1 << (3 * (c // 4)) for c in range(52))
+RANK_KEY: tuple[int, ...] = kernel.RANK_KEY
 """Adding the keys of five cards gives a unique code of their rank multiset
 (3 bits a rank suffice: no rank appears more than 4 times)."""
 
@@ -165,7 +139,8 @@ class ShowPattern:
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
-        self.items = tuple(rank_items(ranks))
+        self.items = tuple((_RANK_KINDS[kind], positions, points)
+                           for kind, positions, points in kernel.RANK_ITEMS[kernel.rank_key(ranks)])
         by_kind = dict.fromkeys(KINDS, 0)
         for kind, _, points in self.items:
             by_kind[kind] += points
@@ -198,50 +173,16 @@ class ShowPattern:
         return text
 
 
-PATTERNS: dict[int, ShowPattern] = {
-    sum(1 << (3 * (r - 1)) for r in ranks): ShowPattern(ranks)
-    for ranks in combinations_with_replacement(range(1, 14), 5)
-    if ranks[0] != ranks[4]  # five of a kind cannot be dealt
-}
+PATTERNS: dict[int, ShowPattern] = {kernel.rank_key(ranks): ShowPattern(ranks) for ranks in kernel.FIVE_RANKS}
 """The 6,175 five-card rank multisets, keyed by the sum of :data:`RANK_KEY`."""
 
-RANK_POINTS: dict[int, int] = {k: p.points for k, p in PATTERNS.items()}
+RANK_POINTS: dict[int, int] = kernel.RANK_POINTS
 """Points from fifteens, pairs and runs of each rank multiset."""
 
 
-# What the suits add, by the suits' pattern: for each card, one bit for its
-# suit and, for a jack, one for the jack's suit; the four hand cards' bits
-# or'ed, with the starter's suit above them, index a table of suit_points
-# built from the rules themselves on a hand of each pattern.
-_SUIT_KEY = tuple((1 << (c & 3)) | ((16 << (c & 3)) if RANK[c] == JACK else 0) for c in range(52))
-_STARTER_KEY = tuple((c & 3) << 8 for c in range(52))
-
-
-def _suit_table(crib: bool) -> bytes:
-    table = bytearray(1024)
-    for suits in range(1, 16):  # the set of suits in the hand
-        held = [s for s in range(4) if suits >> s & 1]
-        for jacks in range(16):  # the suits of the jacks in the hand
-            if jacks & ~suits:
-                continue
-            # one card of each suit held (its jack if there is one), then low cards of the first suit
-            hand = [Card.from_rank_suit(JACK if jacks >> s & 1 else 1, s) for s in held]
-            hand += [Card.from_rank_suit(2 + i, held[0]) for i in range(4 - len(held))]
-            key = 0
-            for c in hand:
-                key |= _SUIT_KEY[c]
-            for s in range(4):
-                starter = Card.from_rank_suit(13, s)
-                table[key | _STARTER_KEY[starter]] = suit_points(hand, starter, crib)
-    return bytes(table)
-
-
-_SUIT_POINTS = (_suit_table(False), _suit_table(True))
-"""suit_points by suit pattern, for a hand (0) and a crib (1)."""
-
-
 def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
-    """Total of a hand (or crib) without the breakdown: two table lookups.
+    """Total of a hand (or crib) without the breakdown: two table lookups
+    (:func:`service.core.kernel.show_total`).
 
     ``hand`` holds four cards (ints 0..51 or :class:`Card`); nothing is validated.
 
@@ -249,10 +190,7 @@ def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     29
     """
     a, b, c, d = hand
-    k = RANK_KEY
-    s = _SUIT_KEY
-    return (RANK_POINTS[k[a] + k[b] + k[c] + k[d] + k[starter]]
-            + _SUIT_POINTS[crib][s[a] | s[b] | s[c] | s[d] | _STARTER_KEY[starter]])
+    return kernel.show_total(a, b, c, d, starter, crib)
 
 
 # ---------------------------------------------------------------------------
@@ -358,6 +296,54 @@ def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple
     return _items(hand, starter, pattern, flush_points(hand, starter, crib), his_nobs(hand, starter))
 
 
+class CountedScores(Sequence[Score]):
+    """A counted hand's or crib's scores for ``seat``, one per scoring item in
+    the spoken order (:func:`show_items`), made when first read: a game pegs
+    the show's ``total`` (:func:`service.core.kernel.show_total`) and reads the
+    items only when something asks for them (an event answered to a client,
+    a claim judged, a game won in the middle of a count)."""
+
+    __slots__ = ("seat", "hand", "starter", "crib", "total", "_scores")
+
+    def __init__(self, seat: int, hand: Sequence[Card], starter: Card, crib: bool, total: int) -> None:
+        self.seat, self.hand, self.starter, self.crib, self.total = seat, hand, starter, crib, total
+        self._scores: tuple[Score, ...] | None = None
+
+    def scores(self) -> tuple[Score, ...]:
+        if self._scores is None:
+            seat = self.seat
+            self._scores = tuple([_new(Score, (seat, kind, points, used))
+                                  for kind, used, points in show_items(self.hand, self.starter, self.crib)])
+        return self._scores
+
+    @overload
+    def __getitem__(self, i: int) -> Score: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Score, ...]: ...
+    def __getitem__(self, i: int | slice) -> Score | tuple[Score, ...]:
+        return self.scores()[i]
+
+    def __len__(self) -> int:
+        return len(self.scores())
+
+    def __iter__(self) -> Iterator[Score]:
+        return iter(self.scores())
+
+    def __bool__(self) -> bool:
+        return self.total > 0  # every item scores
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CountedScores):
+            other = other.scores()
+        return self.scores() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.scores())
+
+    def __repr__(self) -> str:
+        return repr(self.scores())
+
+
 def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowScore:
     """Count four cards and the starter; a hand of other than four cards or a
     card given twice is a :class:`MalformedError`.
@@ -374,7 +360,5 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
     if len({a, b, c, d, starter}) != 5:
         ensure_distinct((*hand, starter))
     k = RANK_KEY
-    s = _SUIT_KEY
     pattern = PATTERNS[k[a] + k[b] + k[c] + k[d] + k[starter]]
-    total = pattern.points + _SUIT_POINTS[crib][s[a] | s[b] | s[c] | s[d] | _STARTER_KEY[starter]]
-    return tuple.__new__(ShowScore, (hand, starter, crib, total, pattern))
+    return tuple.__new__(ShowScore, (hand, starter, crib, kernel.show_total(a, b, c, d, starter, crib), pattern))

@@ -30,7 +30,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Union
 
-from ..cards import CANONICAL, Card
+from ..cards import CANONICAL, CARDS, Card
 from ..claims import MAX_CLAIM
 from ..errors import MalformedError
 from ..play import Go, PlayCard
@@ -110,8 +110,11 @@ def action_type(action: GameAction) -> ActionKind:
     return _TYPES[type(action)]
 
 
+_NAMES = tuple(str(c) for c in CARDS)
+
+
 def _cards_text(cards: tuple[Card, ...]) -> str:
-    return "".join(str(c) for c in cards)
+    return "".join([_NAMES[c] for c in cards])
 
 
 @lru_cache(maxsize=16384)

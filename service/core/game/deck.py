@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from operator import itemgetter
 
 from ..cards import CARDS, Card
 
 _KEYS = struct.Struct(">52I")
+
 
 
 def new_deck_seed() -> str:
@@ -35,4 +37,6 @@ def pack(deck_seed: str, deal: int) -> tuple[Card, ...]:
     (52, True)
     """
     keys = _KEYS.unpack(hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
-    return tuple(CARDS[i] for _, i in sorted(zip(keys, range(52))))
+    # the cards by key; the sort is stable, so tied keys keep card order
+    cards: tuple[Card, ...] = itemgetter(*sorted(range(52), key=keys.__getitem__))(CARDS)
+    return cards

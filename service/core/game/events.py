@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Union
+from typing import ClassVar, Sequence, Union
 
 from ..cards import Card
 from ..peg import Score
@@ -31,7 +31,7 @@ class EventKind(StrEnum):
 EVENT_TYPES = tuple(EventKind)
 
 
-def points_of(scores: tuple[Score, ...]) -> int:
+def points_of(scores: Sequence[Score]) -> int:
     """What scores add up to; a set back (ACC 8.4.b) counts minus."""
     return sum(-s.points if s.kind == "set_back" else s.points for s in scores)
 
@@ -106,7 +106,7 @@ class Played:
     seat: int
     card: Card
     count: int
-    scores: tuple[Score, ...] = ()
+    scores: Sequence[Score] = ()
     reset: bool = False
 
     @property
@@ -126,7 +126,7 @@ class Went:
     deal: int
     seat: int
     count: int
-    scores: tuple[Score, ...] = ()
+    scores: Sequence[Score] = ()
     reset: bool = False
 
     @property
@@ -143,7 +143,8 @@ class HandCounted:
     seat: int
     cards: tuple[Card, ...]
     what: Counted
-    scores: tuple[Score, ...] = ()
+    scores: Sequence[Score] = ()
+    """What was pegged, item by item (a game's are made when first read: :class:`~service.core.show.CountedScores`)."""
 
     @property
     def points(self) -> int:

@@ -30,7 +30,8 @@ from ..claims import check_claim, heels_pegged, settle
 from ..errors import IllegalError, MalformedError, Step
 from ..options import GameOptions
 from ..play import Go, Play, PlayCard, Score
-from ..show import his_heels, show_items
+from ..engine import kernel
+from ..show import CountedScores, his_heels
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction, action_type
 from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
 
@@ -50,6 +51,7 @@ class Phase(StrEnum):
 
 
 PHASES = tuple(Phase)
+_new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
 
 class Position(NamedTuple):
@@ -268,12 +270,22 @@ def can(pos: Position, action: GameAction) -> bool:
 # Applying an action.
 
 
-def _peg(pos: Position, scores: Sequence[Score]) -> tuple[tuple[tuple[int, int], ...], tuple[Score, ...], int | None]:
+def _peg(pos: Position, scores: Sequence[Score],
+         total: int | None = None) -> tuple[tuple[tuple[int, int], ...], Sequence[Score], int | None]:
     """Peg ``scores`` in order, stopping the instant a side reaches the target.
-    One peg move per side per event, so the gap shows the whole last score."""
+    One peg move per side per event, so the gap shows the whole last score.
+    A counted hand's scores (``total`` given) are pegged at once, item by item
+    only if they reach the target."""
     if not scores:
         return pos.pegs, (), None
     o = pos.options
+    if total is not None and type(scores) is CountedScores:
+        side = o.side_of(scores.seat)
+        front = pos.pegs[side][0]
+        if front + total < o.target:
+            pegs = list(pos.pegs)
+            pegs[side] = (front + total, front)
+            return tuple(pegs), scores, None
     pegs = list(pos.pegs)
     moved = 0
     pegged = []
@@ -379,9 +391,8 @@ def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEven
     pegs, pegged, winner = _peg(pos, scores)
     events: list[GameEvent] = [Played(pos.deal, a.seat, a.card, ev.count, pegged, ev.reset)
                                if type(a) is PlayCard else Went(pos.deal, a.seat, ev.count, pegged, ev.reset)]
-    nxt = Position(pos.options, pos.deal, pos.dealer, pos.first_dealer, pegs,
-                   Phase.SHOW if ev.hand_over else Phase.PLAY, pos.hands, pos.discards, pos.crib, pos.starter,
-                   pos.cards, play, 0, winner)
+    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, Phase.SHOW if ev.hand_over else Phase.PLAY,
+                          pos.hands, pos.discards, pos.crib, pos.starter, pos.cards, play, 0, winner))
     if winner is not None:
         nxt = _over(nxt, events)
     return nxt, events, a
@@ -393,17 +404,24 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
     o = pos.options
     is_crib = pos.shown == o.players
     cards = pos.crib if is_crib else pos.hands[a.seat]
-    seat = a.seat
-    scores = [Score(seat, kind, points, used) for kind, used, points in show_items(cards, pos.starter, is_crib)]
+    c0, c1, c2, c3 = cards
+    starter = pos.starter
+    assert starter is not None  # turned before the play
+    # the kernel's total pegs the hand; its items are made only when read
+    shown = kernel.show_total(c0, c1, c2, c3, starter, is_crib)
+    scores: Sequence[Score] = CountedScores(a.seat, cards, starter, is_crib, shown)
+    total: int | None = shown
     if a.claim is not None and (o.muggins or o.tournament):
         # muggins, or (tournament rules, ACC 8.3) the claim stands
-        scores = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True)
-    pegs, pegged, winner = _peg(pos, scores)
+        scores, total = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True), None
+    pegs, pegged, winner = _peg(pos, scores, total)
     events: list[GameEvent] = [HandCounted(pos.deal, a.seat, tuple(cards),
                                            Counted.CRIB if is_crib else Counted.HAND, pegged)]
+    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, pos.phase, pos.hands, pos.discards,
+                          pos.crib, starter, pos.cards, pos.play, pos.shown + 1, winner))
     if winner is not None:  # a finished game keeps its cards on the table
-        return _over(pos._replace(pegs=pegs, shown=pos.shown + 1, winner=winner), events), events, a
-    return pos._replace(pegs=pegs, shown=pos.shown + 1), events, a
+        return _over(nxt, events), events, a
+    return nxt, events, a
 
 
 _APPLY = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,

@@ -13,6 +13,8 @@ from pathlib import Path
 import falcon
 import orjson
 
+from service.core import engine
+
 from .. import metrics
 from ..problems import ProblemError
 from ..readiness import LIFECYCLE, Lifecycle, WSGIApp
@@ -67,7 +69,7 @@ class Ready:
                                "the warm-up request was not answered 200; see the service's log",
                                headers={"Cache-Control": "no-store"})
         resp.data = orjson.dumps({"status": "ready", "checks": {
-            "openapi": "loaded", "state": self.state, "warm": True, "draining": False}})
+            "openapi": "loaded", "state": self.state, "warm": True, "draining": False, "kernel": engine.KERNEL}})
         resp.content_type = falcon.MEDIA_JSON
         resp.cache_control = ["no-store"]
 
@@ -107,7 +109,8 @@ def git_revision() -> str | None:
 
 class Version:
     """``GET /version``: the service's version, the API's (``info.version`` of
-    openapi.yaml, semantic versioning), the OpenAPI version and the git revision."""
+    openapi.yaml, semantic versioning), the OpenAPI version, the git revision
+    and which rules kernel runs (:data:`service.core.engine.KERNEL`)."""
 
     def __init__(self, document: bytes) -> None:
         api = api_version(document)
@@ -119,6 +122,7 @@ class Version:
             "api": api,
             "openapi": spec.group(1).decode() if spec else None,
             "revision": git_revision(),
+            "kernel": engine.KERNEL,
         })
 
     def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
