@@ -43,9 +43,11 @@ def throw_class(throw: Sequence[int]) -> str:
 @lru_cache(maxsize=1)
 def table() -> dict[str, Any]:
     """The shipped document: ``tables[mode]["own" | "opponent"][class]`` and how it was made."""
-    return json.loads(DATA.read_text())
+    document: dict[str, Any] = json.loads(DATA.read_text())
+    return document
 
 
 def crib_value(mode: str, own: bool, throw: Sequence[int]) -> float:
     """The tuned expected crib for ``throw`` in a deal of ``mode``."""
-    return table()["tables"][mode]["own" if own else "opponent"][throw_class(throw)]
+    value: float = table()["tables"][mode]["own" if own else "opponent"][throw_class(throw)]
+    return value

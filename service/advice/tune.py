@@ -39,7 +39,7 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import combinations, combinations_with_replacement, product
 from operator import mul
 from pathlib import Path
@@ -181,11 +181,16 @@ def _single_value(mine: int, sources: list[list[float]], r4: list[float]) -> flo
     return value + _SINGLE_FLUSH + _SINGLE_NOBS * jacks
 
 
+def _four(ranks: list[int]) -> tuple[int, int, int, int]:
+    a, b, c, d = ranks
+    return a, b, c, d
+
+
 def _r4_table() -> list[float]:
     """:func:`_rank_part` of every ordered four ranks (0..12 each), flat, 0 where five would be one rank."""
     cache = {ranks: _rank_part(ranks) for ranks in combinations_with_replacement(range(1, 14), 4)
              if max(ranks.count(r) for r in ranks) <= 4}
-    return [cache.get(tuple(sorted(r + 1 for r in ranks)), 0.0) for ranks in product(range(13), repeat=4)]
+    return [cache.get(_four(sorted(r + 1 for r in ranks)), 0.0) for ranks in product(range(13), repeat=4)]
 
 
 # The other seats' sources by deal and table: "own" (the crib's side's policy), "opp" (an
@@ -252,10 +257,12 @@ def build(hands: int = 4000, seed: str = "tuned-crib", log: Callable[[str], None
     pool5 = _pool(5, hands, seed + "/5")
     any_rank = [1 / 13] * 13
     for mode, roles in SINGLE_SOURCES.items():
-        def respond1(q_own: list[float], q_opp: list[float], roles=roles) -> tuple[list[float], list[float]]:
+        def respond1(q_own: list[float], q_opp: list[float],
+                     roles: Mapping[str, tuple[str, ...]] = roles) -> tuple[list[float], list[float]]:
             src = {"own": q_own, "opp": q_opp, "any": any_rank}
-            return tuple([_single_value(a, [src[s] for s in roles[table]], r4) for a in range(13)]
-                         for table in ("own", "opponent"))
+            own, opponent = ([_single_value(a, [src[s] for s in roles[table]], r4) for a in range(13)]
+                             for table in ("own", "opponent"))
+            return own, opponent
 
         init1 = [_single_value(a, [any_rank] * 3, r4) for a in range(13)]
         own, opp, meta[mode] = _iterate(log, mode, 13, init1, respond1, pool5)

@@ -12,7 +12,8 @@ from typing import Sequence
 
 from .cards import VALUE, Card, ensure_distinct
 from .errors import MalformedError
-from .play import CARDS_FOR_THE_PLAY, MAX_COUNT, Play, renege_points
+from .peg import MAX_COUNT
+from .play import CARDS_FOR_THE_PLAY, Play, renege_points
 
 
 @dataclass(frozen=True, slots=True)

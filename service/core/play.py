@@ -99,7 +99,7 @@ class PegEvent(NamedTuple):
     """What one action caused, in the order a table would peg it."""
 
     action: Action
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count
     """The count after the action, before any reset."""
     scores: tuple[Score, ...]
     reset: bool
@@ -147,7 +147,7 @@ class Play(NamedTuple):
     players: int
     turn: int | None
     """Seat to act next; None once every card is played."""
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # a field named like tuple.count
     count_cards: tuple[Card, ...] = ()
     passed: frozenset[int] = frozenset()
     """Seats that said go in the current count."""

@@ -242,7 +242,8 @@ class ShowScore(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """:meth:`to_json_text` as a dict."""
-        return json.loads(self.to_json_text())
+        document: dict[str, Any] = json.loads(self.to_json_text())
+        return document
 
 
 _QUOTED = tuple(f'"{c}"' for c in CARDS)

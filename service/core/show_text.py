@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from operator import itemgetter
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:  # show.py imports this module
     from .show import ShowPattern
@@ -83,10 +83,11 @@ def say(pattern: ShowPattern, flush: int, nobs: int) -> str:
 # The document, as compact JSON text.
 
 
-def breakdown_template(pattern: ShowPattern) -> tuple[str, itemgetter | None]:
+def breakdown_template(pattern: ShowPattern) -> tuple[str, itemgetter[Any] | None]:
     """The pattern's items as JSON with a ``%s`` for each card, and what picks
     those cards, in order, out of the five sorted."""
-    parts, slots = [], []
+    parts: list[str] = []
+    slots: list[int] = []
     for kind, positions, points in pattern.items:
         parts.append('{"kind":"%s","cards":[%s],"points":%d}' % (kind, ",".join(["%s"] * len(positions)), points))
         slots.extend(positions)
@@ -108,5 +109,6 @@ def document(pattern: ShowPattern, hand: Sequence[str], starter: str, crib: bool
     body = [template % pick(five)] if pick is not None else []
     body += ['{"kind":"%s","cards":[%s],"points":%d}' % (kind, ",".join(cards), points)
              for kind, cards, points in suit_items]
-    return ('{"cards":[%s,%s,%s,%s],"starter":%s,"crib":%s,"total":%d,"breakdown":[%s%s'
-            % (*hand, starter, "true" if crib else "false", total, ",".join(body), pattern.json_tail(flush, nobs)))
+    values: tuple[Any, ...] = (*hand, starter, "true" if crib else "false", total, ",".join(body),
+                               pattern.json_tail(flush, nobs))
+    return '{"cards":[%s,%s,%s,%s],"starter":%s,"crib":%s,"total":%d,"breakdown":[%s%s' % values

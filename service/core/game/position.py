@@ -23,13 +23,14 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
 from ..claims import check_claim, heels_pegged, settle
 from ..errors import IllegalError, MalformedError, Step
 from ..options import GameOptions
-from ..play import Go, Play, PlayCard, Score
+from ..peg import Score
+from ..play import Go, Play, PlayCard
 from ..engine import kernel
 from ..show import CountedScores, his_heels
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction, action_type
@@ -98,11 +99,19 @@ class Position(NamedTuple):
         """In the show, whether the next count is the crib's."""
         return self.phase is Phase.SHOW and self.shown == self.options.players
 
+    @property
+    def the_play(self) -> Play:
+        """The play of this deal, from the cut on (asked for only then)."""
+        play = self.play
+        assert play is not None, "there is no play before the cut"
+        return play
+
     def to_act(self) -> list[int]:
         """Seats that may act now (several only while discarding)."""
         phase = self.phase
         if phase is Phase.PLAY:
-            return [self.play.turn]
+            turn = self.the_play.turn
+            return [] if turn is None else [turn]
         if phase is Phase.DEAL:
             return [self.dealer]
         if phase is Phase.DISCARD:
@@ -132,7 +141,8 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     number are legal)."""
     phase = pos.phase
     if phase is Phase.PLAY:
-        out: list[GameAction] = pos.play.legal_actions()  # type: ignore[assignment]
+        # every hand is known in a game: no AnyCard stands for unknown cards
+        out: list[GameAction] = [a for a in pos.the_play.legal_actions() if isinstance(a, (PlayCard, Go))]
     elif phase is Phase.DISCARD:
         k = pos.options.discards
         out = [_discard(s, combo) for s in pos.to_act() if seat is None or s == seat
@@ -180,7 +190,7 @@ def check(pos: Position, action: GameAction) -> None:
     claim = getattr(action, "claim", None)
     if claim is not None:
         check_claim(claim)
-    if pos.phase is Phase.PLAY and (kind is PlayCard or kind is Go) and action.seat == pos.play.turn:
+    if pos.phase is Phase.PLAY and isinstance(action, (PlayCard, Go)) and action.seat == pos.the_play.turn:
         _check_peg(pos, action)  # the common case, first
         return
     n = pos.options.players
@@ -241,7 +251,7 @@ def _check_cut(pos: Position, a: Cut) -> None:
 
 def _check_peg(pos: Position, a: PlayCard | Go) -> None:
     try:
-        pos.play.check(a)
+        pos.the_play.check(a)
     except IllegalError as exc:
         raise _illegal(pos, exc.message, exc.rule, *(("card",) if type(a) is PlayCard else ())) from None
 
@@ -254,7 +264,7 @@ def _check_count(pos: Position, a: Count) -> None:
         raise _illegal(pos, f"seat {a.seat} counts the {counting} now, not the {a.what}", "wrong_count", "what")
 
 
-_CHECKS = {Deal: _check_deal, Discard: _check_discard, Cut: _check_cut, PlayCard: _check_peg,
+_CHECKS: dict[type, Callable[[Position, Any], None]] = {Deal: _check_deal, Discard: _check_discard, Cut: _check_cut, PlayCard: _check_peg,
            Go: _check_peg, Count: _check_count}
 
 
@@ -336,6 +346,7 @@ def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], Game
     o = pos.options
     n = o.players
     if pos.cards is None:
+        assert a.hands is not None  # _check_deal: a client deck's deal gives every hand
         hands, crib = a.hands, a.crib
     else:
         # One card at a time, starting left of the dealer; then the crib's.
@@ -365,15 +376,17 @@ def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent]
 def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAction]:
     o = pos.options
     if pos.cards is None:
+        assert a.starter is not None  # _check_cut: a client deck's cut gives the starter
         starter = a.starter
     else:
         starter = pos.cards[o.players * o.cards_dealt + o.dealt_to_crib]
         a = Cut(a.seat, starter, a.claim)
-    pegs, scores, winner = pos.pegs, (), None
+    pegs, winner = pos.pegs, None
+    scores: Sequence[Score] = ()
     heels = heels_pegged(his_heels(starter), a.claim, o.tournament)  # ACC 6.3.c: forfeited if not pegged
     if heels:
         pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
-    events: list[GameEvent] = [StarterTurned(pos.deal, a.seat, starter, scores)]
+    events: list[GameEvent] = [StarterTurned(pos.deal, a.seat, starter, tuple(scores))]
     play = Play.start(o.players, pos.pone, pos.hands, o.tournament)
     nxt = pos._replace(starter=starter, phase=Phase.PLAY, play=play, pegs=pegs, winner=winner)
     if winner is not None:
@@ -382,7 +395,7 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
 
 
 def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEvent], GameAction]:
-    play, ev = pos.play.advance(a)  # checked by apply()
+    play, ev = pos.the_play.advance(a)  # checked by apply()
     scores = ev.scores
     o = pos.options
     if a.claim is not None and (o.muggins_in_play or o.tournament):
@@ -424,7 +437,7 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
     return nxt, events, a
 
 
-_APPLY = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,
+_APPLY: dict[type, Callable[[Position, Any], tuple[Position, list[GameEvent], GameAction]]] = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,
           Go: _apply_peg, Count: _apply_count}
 
 
