@@ -27,6 +27,7 @@ from service.core.cards import Card
 from service.core.engine import kernel
 from service.core.errors import IllegalError
 from service.core.game import Count, Cut, Deal, Discard, GameState, can
+from service.core.options import side_of
 from service.core.play import Go, PlayCard
 
 from .discards import analyse_discards
@@ -82,7 +83,7 @@ class Suggestion:
 
 def _own_crib(v: SeatView) -> bool:
     """Whether the crib is the seat's side's: it deals, or (4 players) its partner does."""
-    return v.seat == v.dealer or (v.players == 4 and v.seat % 2 == v.dealer % 2)
+    return side_of(v.players, v.seat) == side_of(v.players, v.dealer)
 
 
 def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) -> Suggestion:
