@@ -350,6 +350,11 @@ def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent],
         play = pos.play
         if play is not None and action.claim is None and pos.phase is Phase.PLAY and play.allows(action):
             return _apply_peg(pos, action)
+    elif type(action) is Count:
+        # a count in the show order, without a claim or a word on what it counts
+        if (action.claim is None and action.what is None and pos.phase is Phase.SHOW
+                and action.seat == _SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]):
+            return _apply_count(pos, action)
     check(pos, action)
     return _APPLY[type(action)](pos, action)
 
