@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from typing import Any
 
 import falcon
 import structlog
@@ -71,11 +72,11 @@ def configure_logging() -> None:
     )
 
 
-def _core_error(req: falcon.Request, resp: falcon.Response, ex: CribbageError, params: dict) -> None:
+def _core_error(req: falcon.Request, resp: falcon.Response, ex: CribbageError, params: dict[str, Any]) -> None:
     raise from_core_error(ex)
 
 
-def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception, params: dict) -> None:
+def _unexpected_error(req: falcon.Request, resp: falcon.Response, ex: Exception, params: dict[str, Any]) -> None:
     log.error(
         "unhandled exception",
         request_id=getattr(req.context, "request_id", None),
@@ -107,7 +108,7 @@ def _say_which_kernel() -> None:
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None,
-               state_cache: int | None = None) -> falcon.App:
+               state_cache: int | None = None) -> falcon.App[falcon.Request, falcon.Response]:
     """Build the falcon application.  Arguments override the environment:
     ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
     ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
@@ -119,7 +120,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     if sealer is True:
         sealer = sealer_from_env()
     limit = limits.max_body_bytes() if max_body_bytes is None else max_body_bytes
-    middleware: list = [Edge(limit, collect_metrics=collect_metrics, limits=body_limits(limit))]
+    middleware: list[Edge | Compression] = [Edge(limit, collect_metrics=collect_metrics, limits=body_limits(limit))]
     gzip_min = _env_int("CRIBBAGE_GZIP_MIN_BYTES", DEFAULT_GZIP_MIN_BYTES) if gzip_min_bytes is None \
         else gzip_min_bytes
     if gzip_min:

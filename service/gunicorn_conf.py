@@ -66,13 +66,23 @@ work, so only differences beyond about 15% mean much):
   wrk, ignoring Retry-After, got 60 % 503s and 85 % of the unshed 2xx/s).
 """
 
+from __future__ import annotations
+
+import datetime
 import logging
 import os
 import shutil
 import tempfile
 import time
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.glogging import Logger
+
+if TYPE_CHECKING:  # gunicorn has no types (pyproject.toml): these names are Any to mypy
+    from gunicorn.arbiter import Arbiter
+    from gunicorn.http.message import Request
+    from gunicorn.http.wsgi import Response
+    from gunicorn.workers.base import Worker
 
 
 def _cpus() -> int:
@@ -146,9 +156,9 @@ class AccessLogger(Logger):
     _second = -1
     _stamp = ""
 
-    def _direct(self) -> list | None:
+    def _direct(self) -> list[logging.StreamHandler[Any]] | None:
         log = self.access_log
-        handlers = log.handlers
+        handlers: list[logging.StreamHandler[Any]] = log.handlers  # checked below, else None
         if (self.cfg.access_log_format != ACCESS_LOG_FORMAT or log.filters or not handlers
                 or not log.isEnabledFor(logging.INFO)):
             return None
@@ -157,12 +167,14 @@ class AccessLogger(Logger):
                 return None
         return handlers
 
-    def access(self, resp, req, environ, request_time):
+    def access(self, resp: Response, req: Request, environ: dict[str, Any],
+               request_time: datetime.timedelta) -> None:
         if not self.access_log_enabled:
             return
         handlers = self._direct()
         if handlers is None:
-            return super().access(resp, req, environ, request_time)
+            super().access(resp, req, environ, request_time)
+            return
         second = int(time.time())
         if second != self._second:
             self._second, self._stamp = second, self.now()
@@ -200,7 +212,7 @@ if _OWN_METRICS_DIR:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cribbage-metrics-")
 
 
-def on_starting(server):
+def on_starting(server: Arbiter) -> None:
     """Start with no samples left over from an earlier run."""
     path = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     os.makedirs(path, exist_ok=True)
@@ -210,7 +222,7 @@ def on_starting(server):
             os.unlink(full)
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Worker) -> None:
     """The app is loaded: move everything alive now out of the garbage
     collector's sight (gc.freeze), so that its full collections no longer
     walk the service's tens of thousands of long-lived objects (tables,
@@ -223,7 +235,7 @@ def post_worker_init(worker):
         gc.freeze()
 
 
-def _warm_up_and_drain_on_stop(worker):
+def _warm_up_and_drain_on_stop(worker: Worker) -> None:
     """The service's readiness (service/http/readiness.py): one request through the
     app before the worker serves, and /readyz 503 from the moment a stop signal
     arrives (gunicorn has no hook for SIGTERM).  Other apps (bench/) are left alone."""
@@ -236,7 +248,7 @@ def _warm_up_and_drain_on_stop(worker):
         readiness.drain_on_stop_signals()
 
 
-def worker_exit(server, worker):
+def worker_exit(server: Arbiter, worker: Worker) -> None:
     """In the worker: write the metrics it buffered (service/http/metrics.py)."""
     import sys
 
@@ -245,14 +257,15 @@ def worker_exit(server, worker):
         metrics.flush()
 
 
-def child_exit(server, worker):
+def child_exit(server: Arbiter, worker: Worker) -> None:
     try:
         from prometheus_client import multiprocess
     except ImportError:  # an app without prometheus-client (bench/peer_flask.py)
         return
-    multiprocess.mark_process_dead(worker.pid)
+    # prometheus-client leaves this one function unannotated:
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
-def on_exit(server):
+def on_exit(server: Arbiter) -> None:
     if _OWN_METRICS_DIR:
         shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)

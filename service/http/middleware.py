@@ -35,6 +35,7 @@ from __future__ import annotations
 import io
 import re
 import time
+from typing import TYPE_CHECKING
 
 import falcon
 import structlog
@@ -42,6 +43,9 @@ import structlog
 from . import metrics
 from .problems import ProblemError
 from .wire import new_request_id
+
+if TYPE_CHECKING:
+    import falcon.asgi
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+=/-]{0,127}")
@@ -58,7 +62,10 @@ class Edge:
         self.limit = limit
         self.limits = dict(limits or {})
         self.collect_metrics = collect_metrics
-        self._cors = falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER])
+        # falcon types its CORS middleware by the ASGI side it also serves; only the WSGI
+        # process_response is called here.
+        self._cors: falcon.CORSMiddleware[falcon.asgi.Request, falcon.asgi.Response] = \
+            falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER])
         # Static routes have no uri_template; label them by prefix, not by file.
         self.static_prefixes = tuple(p.rstrip("/") + "/" for p in static_prefixes)
 
@@ -72,7 +79,7 @@ class Edge:
         else:
             context.request_id = new_request_id()
         length = env.get("CONTENT_LENGTH")
-        limit = self.limits.get(env.get("PATH_INFO"), self.limit) if self.limits else self.limit
+        limit = self.limits.get(env.get("PATH_INFO", ""), self.limit) if self.limits else self.limit
         if length and length.isascii() and length.isdigit():
             size = int(length)
             if size > limit:

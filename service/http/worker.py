@@ -88,7 +88,10 @@ import selectors
 import socket
 import threading
 import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.http2 import negotiation
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
@@ -105,6 +108,10 @@ from .wire import (
     problem_answer,
     problem_for,
 )
+
+if TYPE_CHECKING:  # gunicorn has no types (pyproject.toml): these names are Any to mypy
+    from gunicorn.http.message import Request
+    from prometheus_client import Counter
 
 MAX_PENDING = 32
 """Default connections a worker holds waiting for a thread (gunicorn.conf.py: GUNICORN_MAX_PENDING)."""
@@ -140,6 +147,10 @@ class Conn(TConn):
     worker: Worker | None = None
     arrival: Arrival | None = None  # the request being gathered in the poller
     continued = False  # the poller answered its Expect: 100-continue
+    # TConn's attributes used here (gunicorn has no types; TConn sets them):
+    sock: socket.socket  # a DeadlineSocket, but with TLS once a thread has wrapped it
+    initialized: bool
+    data_ready: bool
 
     def close(self, graceful: bool = False) -> None:
         if graceful and self.worker is not None:
@@ -156,6 +167,38 @@ class Worker(ThreadWorker):
     max_pending = MAX_PENDING
     body_limit = DEFAULT_MAX_BODY_BYTES
     path_limits = body_limits(DEFAULT_MAX_BODY_BYTES)
+    # gthread's attributes used here (gunicorn has no types; ThreadWorker sets them):
+    alive: bool
+    nr_conns: int
+    worker_connections: int
+    _accepting: bool
+    tpool: ThreadPoolExecutor
+    poller: selectors.BaseSelector
+    keepalived_conns: deque[Conn]  # every connection here is a Conn (accept)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.answers: dict[int, int] = {}
+        self.answers_lock = threading.Lock()
+        self.answers_flushed = 0.0
+        self.answers_metric: Counter | None = None
+        self.in_flight = 0  # connections handed to the thread pool and not yet back; main thread only
+        self.shed_count = 0
+        self.lingering: dict[socket.socket, float] = {}  # half-closed socket -> when to close it (ordered)
+        # Connections in the poller, each dict in deadline order (one wait per dict):
+        self.resting: dict[Conn, float] = {}  # answered 503, not read again until
+        self.waiting: dict[Conn, float] = {}  # no byte of a request yet: closed at
+        self.gathering: dict[Conn, float] = {}  # a request coming in: 408 at
+        # An idle connection (its first request, or its next one) waits this long; with no
+        # keep-alive, a new connection still waits as long as a request may take to arrive.
+        self.idle_wait: float = self.cfg.keepalive or self.read_timeout
+        self.evicted = 0  # idle connections closed to make room at the cap
+        self.held = 0  # bytes held in the requests being gathered (GATHER_BUDGET)
+        cfg = self.cfg
+        # A head without its end past every limit of gunicorn's is the parser's to refuse.
+        self.line_max: int = cfg.limit_request_field_size or 8190
+        self.head_max: int = ((cfg.limit_request_line or 8190) + 4
+                              + (cfg.limit_request_fields or 100) * (self.line_max + 2))
 
     def init_process(self) -> None:
         # Counted here, written to prometheus-client at most once a second from the
@@ -186,33 +229,9 @@ class Worker(ThreadWorker):
         for status, n in counts.items():
             self.answers_metric.labels(str(status)).inc(n)
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.answers: dict[int, int] = {}
-        self.answers_lock = threading.Lock()
-        self.answers_flushed = 0.0
-        self.answers_metric = None
-        self.in_flight = 0  # connections handed to the thread pool and not yet back; main thread only
-        self.shed_count = 0
-        self.lingering: dict[socket.socket, float] = {}  # half-closed socket -> when to close it (ordered)
-        # Connections in the poller, each dict in deadline order (one wait per dict):
-        self.resting: dict[Conn, float] = {}  # answered 503, not read again until
-        self.waiting: dict[Conn, float] = {}  # no byte of a request yet: closed at
-        self.gathering: dict[Conn, float] = {}  # a request coming in: 408 at
-        # An idle connection (its first request, or its next one) waits this long; with no
-        # keep-alive, a new connection still waits as long as a request may take to arrive.
-        self.idle_wait = self.cfg.keepalive or self.read_timeout
-        self.evicted = 0  # idle connections closed to make room at the cap
-        self.held = 0  # bytes held in the requests being gathered (GATHER_BUDGET)
-        cfg = self.cfg
-        # A head without its end past every limit of gunicorn's is the parser's to refuse.
-        self.line_max = cfg.limit_request_field_size or 8190
-        self.head_max = ((cfg.limit_request_line or 8190) + 4
-                         + (cfg.limit_request_fields or 100) * (self.line_max + 2))
-
     # -- problem+json instead of gunicorn's HTML ---------------------------------
 
-    def handle_error(self, req, client, addr, exc) -> None:
+    def handle_error(self, req: Request | None, client: socket.socket, addr: Any, exc: BaseException) -> None:
         found = problem_for(exc)
         if found is None:  # not the client's doing: gunicorn's own log and 500
             status, slug, title = 500, "internal-error", "Internal server error"
@@ -232,7 +251,7 @@ class Worker(ThreadWorker):
 
     # -- the request deadline ----------------------------------------------------
 
-    def accept(self, listener) -> None:
+    def accept(self, listener: socket.socket) -> None:
         """gthread's accept, with the client socket a :class:`DeadlineSocket`, handed
         to a thread only once its request is in (:meth:`_watch`), and
         up to :data:`ACCEPT_BATCH` connections at a time: the main loop gets the
@@ -278,18 +297,20 @@ class Worker(ThreadWorker):
         self.evicted += 1
         conn.sock.close()
 
-    def handle_request(self, req, conn):
+    def handle_request(self, req: Request, conn: Conn) -> bool:
         """The head is in: from here a late read is the body's (answered by the app).  An
         ``Expect: 100-continue`` the poller answered is not answered again."""
-        conn.sock.in_head = False
+        if isinstance(conn.sock, DeadlineSocket):  # not once TLS wrapped it
+            conn.sock.in_head = False
         if conn.continued:
             conn.continued = False
             req._expected_100_continue = False
-        return super().handle_request(req, conn)
+        keep_alive: bool = super().handle_request(req, conn)
+        return keep_alive
 
     # -- gathering requests in the poller ---------------------------------------------
 
-    def _watch(self, conn) -> None:
+    def _watch(self, conn: Conn) -> None:
         """Wait in the poller for a request on ``conn`` (a new connection, a kept-alive
         one, a shed one after its rest), without a thread."""
         socket.socket.setblocking(conn.sock, False)
@@ -299,7 +320,7 @@ class Worker(ThreadWorker):
         if not self._accepting and self.alive:
             self.set_accept_enabled(True)  # at the cap, an idle connection can make room
 
-    def _gather(self, conn, _fileobj=None) -> None:
+    def _gather(self, conn: Conn, _fileobj: object = None) -> None:
         """Read what has come; once the request is in (:class:`.gather.Arrival`: its head
         and its whole body), hand it on (:meth:`_dispatch`).  The first bytes start the
         request's deadline (``read_timeout``): past it, 408 from here."""
@@ -341,9 +362,10 @@ class Worker(ThreadWorker):
             self._dispatch(conn, bytes(arrival.data))
         else:
             self.nr_conns -= 1
+            assert arrival.refusal is not None  # REFUSE: the arrival says why
             self._refuse(conn, *arrival.refusal, path=request_path(arrival.data))
 
-    def _unwatch(self, conn) -> None:
+    def _unwatch(self, conn: Conn) -> None:
         try:
             self.poller.unregister(conn.sock)
         except (KeyError, ValueError, OSError):
@@ -354,7 +376,7 @@ class Worker(ThreadWorker):
             self.held -= len(conn.arrival.data)
             conn.arrival = None
 
-    def _dispatch(self, conn, buf: bytes) -> None:
+    def _dispatch(self, conn: Conn, buf: bytes) -> None:
         """A whole request: to a thread, or 503 at once when the worker holds enough."""
         if (0 <= self.max_pending and self.in_flight >= self.cfg.threads + self.max_pending
                 and not buf.startswith(NEVER_SHED)):
@@ -370,12 +392,12 @@ class Worker(ThreadWorker):
 
     # -- load shedding -------------------------------------------------------------
 
-    def enqueue_req(self, conn) -> None:
+    def enqueue_req(self, conn: Conn) -> None:
         self.in_flight += 1
         fs = self.tpool.submit(self.handle, conn)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
-    def finish_request(self, conn, fs) -> None:
+    def finish_request(self, conn: Conn, fs: Future[object]) -> None:
         """gthread's, then a kept-alive connection waits here (:meth:`_watch`) rather than in
         gthread's deque (whose every wake-up scans every idle connection)."""
         self.in_flight -= 1
@@ -386,7 +408,7 @@ class Worker(ThreadWorker):
             self.poller.unregister(conn.sock)
             self._watch(conn)
 
-    def shed(self, conn, buf: bytes) -> None:
+    def shed(self, conn: Conn, buf: bytes) -> None:
         """503 at once from the main loop, without a thread.
 
         One whole HTTP/1.1 request and nothing more (the usual case) is
@@ -426,7 +448,7 @@ class Worker(ThreadWorker):
             return
         self.lingering[sock] = time.monotonic() + SHED_LINGER
 
-    def _drain(self, sock: socket.socket, _fileobj=None) -> None:
+    def _drain(self, sock: socket.socket, _fileobj: object = None) -> None:
         try:
             if socket.socket.recv(sock, 65536):
                 return
@@ -480,7 +502,7 @@ class Worker(ThreadWorker):
                 break
             self._close_lingering(sock)
 
-    def _refuse(self, conn, status: int, slug: str, title: str, detail: str, path: str = "") -> None:
+    def _refuse(self, conn: Conn, status: int, slug: str, title: str, detail: str, path: str = "") -> None:
         """Answer ``status`` from the main loop and close gracefully (what is still sent is
         read and dropped: :meth:`linger`)."""
         self.count(status)

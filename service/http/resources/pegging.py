@@ -17,6 +17,7 @@ totals are what was pegged.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import falcon
@@ -25,7 +26,7 @@ from marshmallow import ValidationError, fields, missing, validate
 
 from service.boundary.actions import play_action_json
 from service.boundary.scores import peg_event_json
-from service.core.cards import CARDS, SPELLINGS
+from service.core.cards import CARDS, SPELLINGS, Card
 from service.core.claims import MAX_CLAIM, settle
 from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
@@ -39,18 +40,18 @@ _PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4
 _GOS = tuple(Go(seat) for seat in range(4))
 
 
-class Plays(list):  # type: ignore[type-arg]
+class Plays(list[PlayCard | Go]):
     """The loaded entries (the core's actions), with the muggins calls made
     on them: ``calls[i]`` is the opponent's "muggins for N" on entry ``i``."""
 
     calls: dict[int, int]
 
-    def __init__(self, actions: Any = (), calls: dict[int, int] | None = None) -> None:
+    def __init__(self, actions: Iterable[PlayCard | Go] = (), calls: dict[int, int] | None = None) -> None:
         super().__init__(actions)
         self.calls = calls or {}
 
 
-class PlayEntries(fields.Field):
+class PlayEntries(fields.Field[Plays]):
     """``plays``: at most ``MAX_PLAYS`` entries, each ``{"seat": s, "card": c}``
     or ``{"seat": s, "go": true}``, loaded as the core's :class:`PlayCard` and
     :class:`Go`.  One field, not a list of nested schemas (a ``Schema.load``
@@ -63,7 +64,7 @@ class PlayEntries(fields.Field):
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         if type(value) is list and len(value) <= MAX_PLAYS:
-            out = []
+            out: list[PlayCard | Go] = []
             for entry in value:
                 if type(entry) is not dict or len(entry) != 2:
                     break
@@ -84,10 +85,12 @@ class PlayEntries(fields.Field):
                 return Plays(out)
         return super().deserialize(value, attr, data, **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Plays:
         if not isinstance(value, list):
             raise ValidationError("expected an array")
-        out, errors, calls = [], {}, {}
+        out: list[PlayCard | Go] = []
+        errors: dict[int, Any] = {}
+        calls: dict[int, int] = {}
         for i, entry in enumerate(value):
             try:
                 out.append(self._entry(entry))
@@ -107,7 +110,9 @@ class PlayEntries(fields.Field):
             raise ValidationError("expected a JSON object")
         errors: dict[str, Any] = {key: ["unknown field"] for key in entry
                                   if key not in ("seat", "card", "go", "claim", "muggins_called")}
-        seat = card = claim = None
+        seat: int | None = None
+        card: Card | None = None
+        claim: int | None = None
         try:
             seat = self._seat.deserialize(entry.get("seat", missing))
         except ValidationError as err:
@@ -135,6 +140,7 @@ class PlayEntries(fields.Field):
             errors["_schema"] = ['an entry has either a card or "go": true']
         if errors:
             raise ValidationError(errors)
+        assert seat is not None  # read without an error
         if claim is not None:
             return PlayCard(seat, card, claim) if card is not None else Go(seat, claim)
         return _PLAYS[seat][card] if card is not None else _GOS[seat]

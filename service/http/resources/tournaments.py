@@ -8,7 +8,7 @@ record, replayed here to its final scores).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import falcon
 import orjson
@@ -56,7 +56,14 @@ class MatchRequest(StrictSchema):
     loser_deals_first = StrictBoolean(load_default=False)
 
 
-def _final_scores(i: int, game: dict[str, Any]) -> list[int]:
+class LoadedGame(TypedDict, total=False):
+    """A game of a match as :class:`GameEntry` loads it: its final scores or its record."""
+
+    scores: list[int]
+    record: dict[str, Any]
+
+
+def _final_scores(i: int, game: LoadedGame) -> list[int]:
     if ("scores" in game) == ("record" in game):
         raise MalformedError("a game is given by its final scores or by its record, one of them",
                              at=("games", i))
@@ -98,7 +105,7 @@ class MatchScore:
         resp.content_type = falcon.MEDIA_JSON
 
 
-class ResultEntries(fields.Field):
+class ResultEntries(fields.Field[list[Result]]):
     """``results``: up to ``MAX_RESULTS`` lines ``{player, opponent, game_points,
     games_won, spread, round?}``, loaded as the core's :class:`Result` by hand
     (a nested schema per line would cost most of the request); every error
@@ -112,7 +119,8 @@ class ResultEntries(fields.Field):
             raise ValidationError("expected an array of results")
         if len(value) > MAX_RESULTS:
             raise ValidationError(f"at most {MAX_RESULTS} results, not {len(value)}")
-        out, errors = [], {}
+        out: list[Result] = []
+        errors: dict[int, list[str] | dict[str, list[str]]] = {}
         for i, line in enumerate(value):
             if type(line) is not dict:
                 errors[i] = ["expected a JSON object"]
@@ -159,7 +167,7 @@ class Standings:
         resp.content_type = falcon.MEDIA_JSON
 
 
-class NamesField(fields.Field):
+class NamesField(fields.Field[list[str]]):
     """``names``: the entrants' names in standing order, each once."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[str]:
@@ -203,6 +211,7 @@ class Bracket:
                 if r == 0:
                     match["players"] = [who(s) for s in p.seeds] if named else None
                 else:
+                    assert p.feeds is not None  # every later round's pairing has its feeds
                     match["feeds"] = list(p.feeds)
                 matches.append(match)
             rounds.append({"round": r + 1, "matches": matches})
