@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import random
 import re
 from math import comb
 from pathlib import Path
@@ -206,3 +207,50 @@ def test_each_viewer_sees_its_own_hand_and_nothing_else_before_the_play() -> Non
         assert all(c is None for c in seen.crib)  # 3 players: one card straight to the crib, unseen
     spectator = table_seen(state, None)
     assert all(c is None for h in spectator.hands for c in h)
+
+
+def test_what_a_seat_knows_is_its_own_cards_the_starter_and_the_play() -> None:
+    """At every step of random 2, 3 and 4-player games, each seat knows (``seat_seen``)
+    the cards it was dealt, or kept after its discard, its own discards, the starter once
+    turned and every card or go played this deal, as the rules give them (the test's own
+    record of the deal, not observe.py); each of those cards is one ``visible_cards``
+    lets it see; and the bot's view is made of exactly that."""
+    from service.advice.bot import seat_view
+    from service.core.game import Cut, Deal, Go, PlayCard, Phase
+    from service.core.game.observe import seat_seen, visible_cards
+
+    rng = random.Random(19)
+    steps = 0
+    for players in (2, 3, 4):
+        state, _ = new_game(GameOptions(players=players, deck="seeded", seed=f"seen-{players}"), dealer=0)
+        dealt: dict[int, tuple] = {}
+        laid: dict[int, tuple] = {}
+        starter = None
+        plays: list = []
+        for _ in range(150):
+            if state.phase is Phase.OVER:
+                break
+            action = rng.choice(legal(state))
+            state, events = apply_action(state, action)
+            if type(action) is Deal or any(type(e) is DealRecorded for e in events):
+                dealt = {s: tuple(h) for s, h in enumerate(state.position.hands)}  # a new deal
+                laid, starter, plays = {}, None, []
+            if type(action) is Discard:
+                laid[action.seat] = tuple(action.cards)
+                dealt[action.seat] = tuple(c for c in dealt[action.seat] if c not in action.cards)
+            elif type(action) is Cut:
+                starter = state.position.starter
+            elif type(action) in (PlayCard, Go):
+                plays.append(action)
+            for seat in range(players):
+                known = seat_seen(state, seat)
+                visible = visible_cards(state, seat)
+                assert set(known.hand) == set(dealt.get(seat, ())), (seat, action)
+                assert known.discards == laid.get(seat, ())
+                assert known.starter == starter and list(known.plays) == plays
+                cards = [*known.hand, *known.discards, *([starter] if starter is not None else [])]
+                assert visible is None or set(cards) <= visible
+                view = seat_view(state, seat)
+                assert (view.hand, view.discards, view.starter, view.plays) == tuple(known)
+                steps += 1
+    assert steps > 500
