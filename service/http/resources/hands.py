@@ -29,7 +29,7 @@ import falcon
 
 from service.boundary.show import show_json_text, with_claim
 from service.core.cards import Card
-from service.core.claims import settle
+from service.core.claims import check_muggins_call, settle
 from service.core.options import side_of
 from service.core.peg import Score
 from service.core.show import score_show
@@ -58,6 +58,8 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
 
 def answer(data: dict[str, Any], body: Callable[[tuple[Card, ...], Card, bool], bytes] = show_body) -> bytes:
     """The answer to one validated hands/score body (a plain count or a judged claim)."""
+    if "muggins_called" in data:
+        check_muggins_call(data["muggins_called"], data["muggins"], data.get("claim"))
     out = body(data["cards"], data["starter"], data["crib"])
     return out if "claim" not in data else judged_body(out, data)
 
