@@ -23,9 +23,10 @@ from typing import Any
 
 import orjson
 
-from service.core.cards import CARDS
+from service.core.cards import CARDS, Card
 from service.core.claims import Settled
-from service.core.show import NOBS_POINTS, ShowPattern, ShowScore, suit_items
+from service.core.engine import kernel
+from service.core.show import NOBS_POINTS, PATTERNS, RANK_KEY, ShowPattern, ShowScore, score_show, suit_items
 
 from .scores import ruling_json
 
@@ -80,6 +81,41 @@ def show_json_text(score: ShowScore) -> str:
     return '{"cards":[%s,%s,%s,%s],"starter":%s,"crib":%s,"total":%d,"breakdown":[%s%s' % (
         q[a], q[b], q[c], q[d], q[score.starter], "true" if score.crib else "false", score.total, ",".join(body),
         _tail(pattern, flush, NOBS_POINTS if nobs is not None else 0))
+
+
+Document = tuple[str, "itemgetter[tuple[str, ...]]", int]
+_DOCUMENTS: dict[int, Document] = {}
+
+
+def document_template(rank_key: int, crib: bool) -> Document:
+    """The whole document of a show whose suits score nothing, for a rank
+    multiset (its :data:`~service.core.show.RANK_KEY` sum) and hand or crib:
+    the text with a ``%s`` for each card name, what picks those names out of
+    the five cards' (hand in request order, starter, then the five sorted),
+    and the total (kept)."""
+    document = _DOCUMENTS.get(rank_key * 2 + crib)
+    if document is None:
+        pattern = PATTERNS[rank_key]
+        parts = [_ITEM % (kind, ",".join(["%s"] * len(positions)), points) for kind, positions, points in pattern.items]
+        slots = [5 + p for _, positions, _ in pattern.items for p in positions]
+        head = '{"cards":[%%s,%%s,%%s,%%s],"starter":%%s,"crib":%s,"total":%d,"breakdown":[' % (
+            "true" if crib else "false", pattern.points)
+        text = head + ",".join(parts) + _tail(pattern, 0, 0).replace("%", "%%")
+        document = _DOCUMENTS[rank_key * 2 + crib] = (text, itemgetter(0, 1, 2, 3, 4, *slots), pattern.points)
+    return document
+
+
+def plain_show_text(a: Card, b: Card, c: Card, d: Card, starter: Card, crib: bool) -> str:
+    """:func:`show_json_text` of four distinct cards and the starter (nothing is
+    validated), the batch's hot path: a show whose suits score nothing (no
+    flush, no nobs: most) is one template lookup and one format."""
+    k = RANK_KEY
+    text, pick, points = document_template(k[a] + k[b] + k[c] + k[d] + k[starter], crib)
+    if kernel.show_total(a, b, c, d, starter, crib) != points:  # a flush or his nobs
+        return show_json_text(score_show((a, b, c, d), starter, crib))
+    q = _QUOTED
+    v, w, x, y, z = sorted((a, b, c, d, starter))
+    return text % pick((q[a], q[b], q[c], q[d], q[starter], q[v], q[w], q[x], q[y], q[z]))
 
 
 def show_json(score: ShowScore) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import falcon
 
-from service.boundary.show import show_json_text, with_claim
+from service.boundary.show import plain_show_text, show_json_text, with_claim
 from service.core.cards import Card
 from service.core.claims import check_muggins_call, settle
 from service.core.options import side_of
@@ -39,7 +39,13 @@ from ..schemas import CLAIM_FIELDS, HandClaimRequest, HandScoreRequest, load
 
 
 def show_body(hand: tuple[Card, ...], starter: Card, crib: bool) -> bytes:
-    """The response body of a validated request: the show's document."""
+    """The response body of a validated request: the show's document (by its
+    template when the four cards and the starter are distinct, as a validated
+    body's are; else the core says what is wrong)."""
+    if len(hand) == 4:
+        a, b, c, d = hand
+        if len({a, b, c, d, starter}) == 5:
+            return plain_show_text(a, b, c, d, starter, crib).encode()
     return show_json_text(score_show(hand, starter, crib)).encode()
 
 
