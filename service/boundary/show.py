@@ -19,7 +19,7 @@ in (``bench/run.py`` and ``bench/batch.py`` measure it).
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -83,7 +83,7 @@ def show_json_text(score: ShowScore) -> str:
         _tail(pattern, flush, NOBS_POINTS if nobs is not None else 0))
 
 
-Document = tuple[str, "itemgetter[tuple[str, ...]]", int]
+Document = tuple[str, Callable[[tuple[str, ...]], tuple[str, ...]], int]
 _DOCUMENTS: dict[int, Document] = {}
 
 

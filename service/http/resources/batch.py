@@ -21,6 +21,7 @@ from typing import Any
 import falcon
 import orjson
 
+from service.boundary.show import plain_show_text
 from service.core.cards import SPELLINGS
 from service.core.errors import CribbageError
 
@@ -47,7 +48,8 @@ class HandScoreBatch:
             reason = (f"a batch has 1 to {MAX_ITEMS} items, not {len(items)}" if type(items) is list
                       else "expected an array of hands/score bodies")
             raise invalid_request([{"field": "/items", "reason": reason}])
-        body = self.hands.body
+        body = self.hands.body if self.hands.cached else None
+        text = plain_show_text
         spell = SPELLINGS.get
         out: list[bytes] = []
         append = out.append
@@ -60,9 +62,13 @@ class HandScoreBatch:
                     starter = spell(item["starter"])
                     crib = item["crib"] if n == 3 else False
                     if type(cards) is list and len(cards) == 4 and (crib is True or crib is False):
-                        a, b, c, d = hand = (spell(cards[0]), spell(cards[1]), spell(cards[2]), spell(cards[3]))
-                        if len({a, b, c, d, starter}) == 5 and None not in hand and starter is not None:
-                            append(body(hand, starter, crib))  # type: ignore[arg-type]  # None ruled out just above
+                        w, x, y, z = cards
+                        a, b, c, d = spell(w), spell(x), spell(y), spell(z)
+                        if (len({a, b, c, d, starter}) == 5 and a is not None and b is not None
+                                and c is not None and d is not None and starter is not None):
+                            # without the answer cache, the document's template directly
+                            append(text(a, b, c, d, starter, crib).encode() if body is None
+                                   else body((a, b, c, d), starter, crib))
                             continue
                 except (KeyError, TypeError):  # a field missing, or a value no spelling (a list, a dict)
                     pass

@@ -75,7 +75,8 @@ class HandScore:
     _claim_schema = HandClaimRequest()
 
     def __init__(self, cache_size: int = 4096) -> None:
-        self.body = functools.lru_cache(maxsize=cache_size)(show_body) if cache_size > 0 else show_body
+        self.cached = cache_size > 0
+        self.body = functools.lru_cache(maxsize=cache_size)(show_body) if self.cached else show_body
 
     def load(self, media: Any) -> dict[str, Any]:
         """A validated body: the plain count's lean schema unless it carries a claim's fields."""
