@@ -83,8 +83,9 @@ def show_json_text(score: ShowScore) -> str:
         _tail(pattern, flush, NOBS_POINTS if nobs is not None else 0))
 
 
-Document = tuple[str, Callable[[tuple[str, ...]], tuple[str, ...]], int]
+Document = tuple[bytes, Callable[[tuple[bytes, ...]], tuple[bytes, ...]], int]
 _DOCUMENTS: dict[int, Document] = {}
+_QUOTED_BYTES = tuple(q.encode() for q in _QUOTED)
 
 
 def document_template(rank_key: int, crib: bool) -> Document:
@@ -92,7 +93,8 @@ def document_template(rank_key: int, crib: bool) -> Document:
     multiset (its :data:`~service.core.show.RANK_KEY` sum) and hand or crib:
     the text with a ``%s`` for each card name, what picks those names out of
     the five cards' (hand in request order, starter, then the five sorted),
-    and the total (kept)."""
+    and the total (kept).  Bytes: formatting bytes is about twice as fast as
+    formatting text, and the answer is bytes."""
     document = _DOCUMENTS.get(rank_key * 2 + crib)
     if document is None:
         pattern = PATTERNS[rank_key]
@@ -101,19 +103,20 @@ def document_template(rank_key: int, crib: bool) -> Document:
         head = '{"cards":[%%s,%%s,%%s,%%s],"starter":%%s,"crib":%s,"total":%d,"breakdown":[' % (
             "true" if crib else "false", pattern.points)
         text = head + ",".join(parts) + _tail(pattern, 0, 0).replace("%", "%%")
-        document = _DOCUMENTS[rank_key * 2 + crib] = (text, itemgetter(0, 1, 2, 3, 4, *slots), pattern.points)
+        document = _DOCUMENTS[rank_key * 2 + crib] = (text.encode(), itemgetter(0, 1, 2, 3, 4, *slots), pattern.points)
     return document
 
 
-def plain_show_text(a: Card, b: Card, c: Card, d: Card, starter: Card, crib: bool) -> str:
-    """:func:`show_json_text` of four distinct cards and the starter (nothing is
-    validated), the batch's hot path: a show whose suits score nothing (no
-    flush, no nobs: most) is one template lookup and one format."""
+def plain_show_json(a: Card, b: Card, c: Card, d: Card, starter: Card, crib: bool) -> bytes:
+    """:func:`show_json_text` of four distinct cards and the starter, encoded
+    (nothing is validated): the hot path of hands/score and the batch.  A
+    show whose suits score nothing (no flush, no nobs: most) is one template
+    lookup and one format."""
     k = RANK_KEY
     text, pick, points = document_template(k[a] + k[b] + k[c] + k[d] + k[starter], crib)
     if kernel.show_total(a, b, c, d, starter, crib) != points:  # a flush or his nobs
-        return show_json_text(score_show((a, b, c, d), starter, crib))
-    q = _QUOTED
+        return show_json_text(score_show((a, b, c, d), starter, crib)).encode()
+    q = _QUOTED_BYTES
     v, w, x, y, z = sorted((a, b, c, d, starter))
     return text % pick((q[a], q[b], q[c], q[d], q[starter], q[v], q[w], q[x], q[y], q[z]))
 

@@ -21,7 +21,7 @@ from typing import Any
 import falcon
 import orjson
 
-from service.boundary.show import plain_show_text
+from service.boundary.show import plain_show_json
 from service.core.cards import SPELLINGS
 from service.core.errors import CribbageError
 
@@ -49,7 +49,7 @@ class HandScoreBatch:
                       else "expected an array of hands/score bodies")
             raise invalid_request([{"field": "/items", "reason": reason}])
         body = self.hands.body if self.hands.cached else None
-        text = plain_show_text
+        text = plain_show_json
         spell = SPELLINGS.get
         out: list[bytes] = []
         append = out.append
@@ -67,7 +67,7 @@ class HandScoreBatch:
                         if (len({a, b, c, d, starter}) == 5 and a is not None and b is not None
                                 and c is not None and d is not None and starter is not None):
                             # without the answer cache, the document's template directly
-                            append(text(a, b, c, d, starter, crib).encode() if body is None
+                            append(text(a, b, c, d, starter, crib) if body is None
                                    else body((a, b, c, d), starter, crib))
                             continue
                 except (KeyError, TypeError):  # a field missing, or a value no spelling (a list, a dict)

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import falcon
 
-from service.boundary.show import plain_show_text, show_json_text, with_claim
+from service.boundary.show import plain_show_json, show_json_text, with_claim
 from service.core.cards import Card
 from service.core.claims import check_muggins_call, settle
 from service.core.options import side_of
@@ -45,7 +45,7 @@ def show_body(hand: tuple[Card, ...], starter: Card, crib: bool) -> bytes:
     if len(hand) == 4:
         a, b, c, d = hand
         if len({a, b, c, d, starter}) == 5:
-            return plain_show_text(a, b, c, d, starter, crib).encode()
+            return plain_show_json(a, b, c, d, starter, crib)
     return show_json_text(score_show(hand, starter, crib)).encode()
 
 
