@@ -113,7 +113,8 @@ def plain_show_json(a: Card, b: Card, c: Card, d: Card, starter: Card, crib: boo
     show whose suits score nothing (no flush, no nobs: most) is one template
     lookup and one format."""
     k = RANK_KEY
-    text, pick, points = document_template(k[a] + k[b] + k[c] + k[d] + k[starter], crib)
+    key = k[a] + k[b] + k[c] + k[d] + k[starter]
+    text, pick, points = _DOCUMENTS.get(key * 2 + crib) or document_template(key, crib)
     if kernel.show_total(a, b, c, d, starter, crib) != points:  # a flush or his nobs
         return show_json_text(score_show((a, b, c, d), starter, crib)).encode()
     q = _QUOTED_BYTES

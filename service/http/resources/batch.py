@@ -50,7 +50,7 @@ class HandScoreBatch:
             raise invalid_request([{"field": "/items", "reason": reason}])
         body = self.hands.body if self.hands.cached else None
         text = plain_show_json
-        spell = SPELLINGS.get
+        spell = SPELLINGS.__getitem__  # a KeyError for no spelling, a TypeError for a list or dict
         out: list[bytes] = []
         append = out.append
         for i, item in enumerate(items):
@@ -61,16 +61,14 @@ class HandScoreBatch:
                     cards = item["cards"]
                     starter = spell(item["starter"])
                     crib = item["crib"] if n == 3 else False
-                    if type(cards) is list and len(cards) == 4 and (crib is True or crib is False):
-                        w, x, y, z = cards
-                        a, b, c, d = spell(w), spell(x), spell(y), spell(z)
-                        if (len({a, b, c, d, starter}) == 5 and a is not None and b is not None
-                                and c is not None and d is not None and starter is not None):
+                    if type(cards) is list and (crib is True or crib is False):
+                        a, b, c, d = map(spell, cards)  # a ValueError for other than four
+                        if len({a, b, c, d, starter}) == 5:
                             # without the answer cache, the document's template directly
                             append(text(a, b, c, d, starter, crib) if body is None
                                    else body((a, b, c, d), starter, crib))
                             continue
-                except (KeyError, TypeError):  # a field missing, or a value no spelling (a list, a dict)
+                except (KeyError, TypeError, ValueError):  # a field missing, not four cards, a value no spelling
                     pass
             append(self._item(req, i, item))
         resp.data = b'{"results":[' + b",".join(out) + b"]}"
