@@ -54,11 +54,12 @@ def batches(n: int = BODIES, seed: int = 2610) -> tuple[list[bytes], list[list[t
 
 
 def _warm_patterns() -> None:
-    from service.boundary.show import breakdown_template
+    from service.boundary.show import document_template
     from service.core.show import PATTERNS
 
-    for p in PATTERNS.values():
-        breakdown_template(p)
+    for key in PATTERNS:
+        document_template(key, False)
+        document_template(key, True)
 
 
 def bench() -> None:

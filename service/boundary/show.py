@@ -9,24 +9,26 @@ the same document with the ruling added as its ``claim`` member
 (:func:`with_claim`).
 
 It is the hot path of hands/score and the batch, so a document is written as
-text, not dumped from a dict: per pattern (one of 6,175 rank multisets) the
-breakdown is kept as a template with a slot for each card, and the tail
-(subtotals and call) for each flush and nobs that can go with it, both made
-on first use; a document is then those pieces with the five cards' names put
-in (``bench/run.py`` and ``bench/batch.py`` measure it).
+bytes, not dumped from a dict: per pattern (one of 6,175 rank multisets), hand
+or crib, and the flush and nobs that go with it, the whole document is kept as
+a template with a slot for each card name, made on first use; a document is
+then one lookup and one format with the cards' names put in
+(:func:`plain_show_json` spares even the count's object when the suits score
+nothing; ``bench/run.py`` and ``bench/batch.py`` measure it).
 """
 
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import orjson
 
 from service.core.cards import CARDS, Card
 from service.core.claims import Settled
 from service.core.engine import kernel
-from service.core.show import NOBS_POINTS, PATTERNS, RANK_KEY, ShowPattern, ShowScore, score_show, suit_items
+from service.core.show import (NOBS_POINTS, PATTERNS, RANK_KEY, ScoringItem, ShowPattern, ShowScore, score_show,
+                                suit_items)
 
 from .scores import ruling_json
 
@@ -34,23 +36,7 @@ _QUOTED = tuple(orjson.dumps(str(c)).decode() for c in CARDS)
 """Each card's canonical spelling as a JSON string."""
 _ITEM = '{"kind":"%s","cards":[%s],"points":%d}'
 
-Template = tuple[str, "itemgetter[Any] | None"]
-_TEMPLATES: dict[ShowPattern, Template] = {}
 _TAILS: dict[tuple[ShowPattern, int, int], str] = {}
-
-
-def breakdown_template(pattern: ShowPattern) -> Template:
-    """The pattern's fifteens, pairs and runs as JSON with a ``%s`` for each
-    card, and what picks those cards, in order, out of the five sorted (kept)."""
-    template = _TEMPLATES.get(pattern)
-    if template is None:
-        parts: list[str] = []
-        slots: list[int] = []
-        for kind, positions, points in pattern.items:
-            parts.append(_ITEM % (kind, ",".join(["%s"] * len(positions)), points))
-            slots.extend(positions)
-        template = _TEMPLATES[pattern] = (",".join(parts), itemgetter(*slots) if slots else None)
-    return template
 
 
 def _tail(pattern: ShowPattern, flush: int, nobs: int) -> str:
@@ -64,59 +50,77 @@ def _tail(pattern: ShowPattern, flush: int, nobs: int) -> str:
     return text
 
 
-def show_json_text(score: ShowScore) -> str:
-    """The document of a counted hand or crib, as compact JSON text."""
-    flush, nobs = score.flush_and_nobs()
-    q = _QUOTED
-    hand = score.hand
-    pattern = score.pattern
-    template, pick = breakdown_template(pattern)
-    five = sorted((*hand, score.starter))
-    names = [q[c] for c in five]
-    body = [template % pick(names)] if pick is not None else []
-    if flush or nobs is not None:
-        body += [_ITEM % (kind, ",".join([q[c] for c in cards]), points)
-                 for kind, cards, points in suit_items(hand, five, flush, nobs)]
-    a, b, c, d = hand
-    return '{"cards":[%s,%s,%s,%s],"starter":%s,"crib":%s,"total":%d,"breakdown":[%s%s' % (
-        q[a], q[b], q[c], q[d], q[score.starter], "true" if score.crib else "false", score.total, ",".join(body),
-        _tail(pattern, flush, NOBS_POINTS if nobs is not None else 0))
-
-
 Document = tuple[bytes, Callable[[tuple[bytes, ...]], tuple[bytes, ...]], int]
+"""A show's whole document as bytes with a ``%s`` for each card name, what
+picks those names, in order, out of the cards' (the hand in request order,
+the starter, the five sorted, then the flush's and nobs' cards), and the total."""
 _DOCUMENTS: dict[int, Document] = {}
+_SUIT_DOCUMENTS: dict[tuple[int, bool, int, int], Document] = {}
 _QUOTED_BYTES = tuple(q.encode() for q in _QUOTED)
 
 
+def _document(pattern: ShowPattern, crib: bool, flush: int, nobs: int, suit: Sequence[ScoringItem]) -> Document:
+    """The document of ``pattern`` with these suits' points and items (``suit``:
+    :func:`~service.core.show.suit_items`; only how many cards each names matters)."""
+    parts = [_ITEM % (kind, ",".join(["%s"] * len(positions)), points) for kind, positions, points in pattern.items]
+    parts += [_ITEM % (kind, ",".join(["%s"] * len(cards)), points) for kind, cards, points in suit]
+    slots = [5 + p for _, positions, _ in pattern.items for p in positions]
+    slots += range(10, 10 + sum(len(cards) for _, cards, _ in suit))
+    total = pattern.points + flush + nobs
+    head = '{"cards":[%%s,%%s,%%s,%%s],"starter":%%s,"crib":%s,"total":%d,"breakdown":[' % (
+        "true" if crib else "false", total)
+    text = head + ",".join(parts) + _tail(pattern, flush, nobs).replace("%", "%%")
+    return text.encode(), itemgetter(0, 1, 2, 3, 4, *slots), total
+
+
 def document_template(rank_key: int, crib: bool) -> Document:
-    """The whole document of a show whose suits score nothing, for a rank
-    multiset (its :data:`~service.core.show.RANK_KEY` sum) and hand or crib:
-    the text with a ``%s`` for each card name, what picks those names out of
-    the five cards' (hand in request order, starter, then the five sorted),
-    and the total (kept).  Bytes: formatting bytes is about twice as fast as
-    formatting text, and the answer is bytes."""
+    """The document of a show whose suits score nothing, for a rank multiset
+    (its :data:`~service.core.show.RANK_KEY` sum) and hand or crib (kept:
+    at most 12,350)."""
     document = _DOCUMENTS.get(rank_key * 2 + crib)
     if document is None:
-        pattern = PATTERNS[rank_key]
-        parts = [_ITEM % (kind, ",".join(["%s"] * len(positions)), points) for kind, positions, points in pattern.items]
-        slots = [5 + p for _, positions, _ in pattern.items for p in positions]
-        head = '{"cards":[%%s,%%s,%%s,%%s],"starter":%%s,"crib":%s,"total":%d,"breakdown":[' % (
-            "true" if crib else "false", pattern.points)
-        text = head + ",".join(parts) + _tail(pattern, 0, 0).replace("%", "%%")
-        document = _DOCUMENTS[rank_key * 2 + crib] = (text.encode(), itemgetter(0, 1, 2, 3, 4, *slots), pattern.points)
+        document = _DOCUMENTS[rank_key * 2 + crib] = _document(PATTERNS[rank_key], crib, 0, 0, ())
     return document
 
 
+def show_json_bytes(score: ShowScore) -> bytes:
+    """The document of a counted hand or crib, as compact JSON (bytes)."""
+    flush, jack = score.flush_and_nobs()
+    hand, starter, crib = score.hand, score.starter, score.crib
+    k = RANK_KEY
+    a, b, c, d = hand
+    key = k[a] + k[b] + k[c] + k[d] + k[starter]
+    five = sorted((*hand, starter))
+    if not flush and jack is None:
+        text, pick, _ = document_template(key, crib)
+        cards: tuple[int, ...] = (*hand, starter, *five)
+    else:
+        suit = suit_items(hand, five, flush, jack)
+        nobs = NOBS_POINTS if jack is not None else 0
+        document = _SUIT_DOCUMENTS.get((key, crib, flush, nobs))
+        if document is None:
+            document = _SUIT_DOCUMENTS[key, crib, flush, nobs] = _document(score.pattern, crib, flush, nobs, suit)
+        text, pick, _ = document
+        cards = (*hand, starter, *five, *[card for _, used, _ in suit for card in used])
+    q = _QUOTED_BYTES
+    return text % pick(tuple([q[card] for card in cards]))
+
+
+def show_json_text(score: ShowScore) -> str:
+    """:func:`show_json_bytes` as text."""
+    return show_json_bytes(score).decode()
+
+
 def plain_show_json(a: Card, b: Card, c: Card, d: Card, starter: Card, crib: bool) -> bytes:
-    """:func:`show_json_text` of four distinct cards and the starter, encoded
-    (nothing is validated): the hot path of hands/score and the batch.  A
-    show whose suits score nothing (no flush, no nobs: most) is one template
-    lookup and one format."""
+    """:func:`show_json_bytes` of four distinct cards and the starter (nothing
+    is validated): the hot path of hands/score and the batch.  A show whose
+    suits score nothing (no flush, no nobs: most) is one template lookup and
+    one format; formatting bytes is about twice as fast as formatting text."""
     k = RANK_KEY
     key = k[a] + k[b] + k[c] + k[d] + k[starter]
-    text, pick, points = _DOCUMENTS.get(key * 2 + crib) or document_template(key, crib)
-    if kernel.show_total(a, b, c, d, starter, crib) != points:  # a flush or his nobs
-        return show_json_text(score_show((a, b, c, d), starter, crib)).encode()
+    text, pick, total = _DOCUMENTS.get(key * 2 + crib) or document_template(key, crib)
+    if kernel.show_total(a, b, c, d, starter, crib) != total:  # a flush or his nobs
+        return show_json_bytes(score_show((a, b, c, d), starter, crib))
     q = _QUOTED_BYTES
     v, w, x, y, z = sorted((a, b, c, d, starter))
     return text % pick((q[a], q[b], q[c], q[d], q[starter], q[v], q[w], q[x], q[y], q[z]))
