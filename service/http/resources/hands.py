@@ -2,7 +2,7 @@
 
 Parse (:class:`~service.http.schemas.HandScoreRequest`: spellings, four
 cards, no card twice), call the core (:func:`~service.core.show.score_show`),
-answer its document (:func:`service.boundary.show.show_json_text`).
+answer its document (:func:`service.boundary.show.plain_show_json`).
 
 The answer depends only on (cards in request order, starter, crib), so each
 worker keeps the bytes of the last ``CRIBBAGE_HAND_CACHE`` answers (default
@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import falcon
 
-from service.boundary.show import plain_show_json, show_json_text, with_claim
+from service.boundary.show import plain_show_json, show_json_bytes, with_claim
 from service.core.cards import Card
 from service.core.claims import check_muggins_call, settle
 from service.core.options import side_of
@@ -46,7 +46,7 @@ def show_body(hand: tuple[Card, ...], starter: Card, crib: bool) -> bytes:
         a, b, c, d = hand
         if len({a, b, c, d, starter}) == 5:
             return plain_show_json(a, b, c, d, starter, crib)
-    return show_json_text(score_show(hand, starter, crib)).encode()
+    return show_json_bytes(score_show(hand, starter, crib))
 
 
 def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
