@@ -27,8 +27,8 @@ import orjson
 from service.core.cards import CARDS, Card
 from service.core.claims import Settled
 from service.core.engine import kernel
-from service.core.show import (NOBS_POINTS, PATTERNS, RANK_KEY, ScoringItem, ShowPattern, ShowScore, score_show,
-                                suit_items)
+from service.core.show import (NOBS_POINTS, PATTERNS, RANK_KEY, ScoringItem, ShowPattern, ShowScore, flush_points,
+                                his_nobs, suit_items)
 
 from .scores import ruling_json
 
@@ -86,7 +86,12 @@ def document_template(rank_key: int, crib: bool) -> Document:
 def show_json_bytes(score: ShowScore) -> bytes:
     """The document of a counted hand or crib, as compact JSON (bytes)."""
     flush, jack = score.flush_and_nobs()
-    hand, starter, crib = score.hand, score.starter, score.crib
+    return _write(score.hand, score.starter, score.crib, flush, jack)
+
+
+def _write(hand: Sequence[int], starter: int, crib: bool, flush: int, jack: Card | None) -> bytes:
+    """The document of four cards and the starter whose suits score ``flush``
+    and ``jack`` (his nobs, or None): its template with the cards' names put in."""
     k = RANK_KEY
     a, b, c, d = hand
     key = k[a] + k[b] + k[c] + k[d] + k[starter]
@@ -99,7 +104,7 @@ def show_json_bytes(score: ShowScore) -> bytes:
         nobs = NOBS_POINTS if jack is not None else 0
         document = _SUIT_DOCUMENTS.get((key, crib, flush, nobs))
         if document is None:
-            document = _SUIT_DOCUMENTS[key, crib, flush, nobs] = _document(score.pattern, crib, flush, nobs, suit)
+            document = _SUIT_DOCUMENTS[key, crib, flush, nobs] = _document(PATTERNS[key], crib, flush, nobs, suit)
         text, pick, _ = document
         cards = (*hand, starter, *five, *[card for _, used, _ in suit for card in used])
     q = _QUOTED_BYTES
@@ -120,7 +125,8 @@ def plain_show_json(a: Card, b: Card, c: Card, d: Card, starter: Card, crib: boo
     key = k[a] + k[b] + k[c] + k[d] + k[starter]
     text, pick, total = _DOCUMENTS.get(key * 2 + crib) or document_template(key, crib)
     if kernel.show_total(a, b, c, d, starter, crib) != total:  # a flush or his nobs
-        return show_json_bytes(score_show((a, b, c, d), starter, crib))
+        hand = (a, b, c, d)
+        return _write(hand, starter, crib, flush_points(hand, starter, crib), his_nobs(hand, starter))
     q = _QUOTED_BYTES
     v, w, x, y, z = sorted((a, b, c, d, starter))
     return text % pick((q[a], q[b], q[c], q[d], q[starter], q[v], q[w], q[x], q[y], q[z]))
