@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.core.cards import CARDS, Card
-from service.boundary.show import show_json
+import orjson
+
+from service.boundary.show import plain_show_json, show_json, show_json_bytes
 from service.core.show import KINDS, score_show, show_items, show_total
 
 IMPOSSIBLE = {19, 25, 26, 27}
@@ -293,6 +295,22 @@ def test_agrees_with_reference(five: list[Card], crib: bool) -> None:
     assert doc["call"] == s.call
     assert reference_total_fast(hand, starter, crib) == s.total  # the two oracles agree
     assert show_total(hand, starter, crib) == s.total
+
+
+@RELAXED
+@given(deals, st.booleans())
+def test_the_documents_templates_write_what_a_dict_dumps(five: list[Card], crib: bool) -> None:
+    """The boundary writes a show's document from kept templates (the hot path of
+    hands/score and the batch); dumped from a dict of the count's own parts it is
+    the same bytes, on both of its paths."""
+    hand, starter = split(five)
+    s = score_show(hand, starter, crib)
+    expected = orjson.dumps({
+        "cards": [str(c) for c in hand], "starter": str(starter), "crib": crib, "total": s.total,
+        "breakdown": [{"kind": k, "cards": [str(c) for c in cs], "points": p} for k, cs, p in s.items],
+        "subtotals": s.subtotals, "call": s.call})
+    assert show_json_bytes(s) == expected
+    assert plain_show_json(*hand, starter, crib) == expected
 
 
 @RELAXED
