@@ -5,6 +5,8 @@
 // instead (app.css: .card.mini), since pips and corner indices are unreadable there.
 // The drawing is hidden from assistive technology; the card's name is on the element.
 
+import { svgEl } from "./svg.js";
+
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 export const SUITS = ["S", "H", "D", "C"];
 const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -32,7 +34,6 @@ export function isRed(code) {
 
 // -- the drawing -----------------------------------------------------------------------
 
-const NS = "http://www.w3.org/2000/svg";
 const W = 50;
 const H = 70; // a card's proportions, 5:7
 
@@ -59,13 +60,6 @@ const PIPS = {
   9: [...ROW4.flatMap((y) => [[COL[0], y], [COL[2], y]]), [25, 35]],
   10: [...ROW4.flatMap((y) => [[COL[0], y], [COL[2], y]]), [25, 20.3], [25, 49.7]],
 };
-
-function svgEl(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  node.append(...children);
-  return node;
-}
 
 /** A suit symbol of ``size`` centred on (x, y), upside down when ``flip``. */
 function pip(suit, x, y, size, flip = false) {
