@@ -1,11 +1,11 @@
 // Cards as the pages draw them: SVG card faces (corner indices and pips, court cards
-// framed), drawn here from the code, no images.  Codes are the API's canonical
+// framed), drawn here from the code, no image files.  Codes are the API's canonical
 // spelling (rank then suit letter, T for ten).  A face carries two drawings: the full
 // face, and a compact one (a large rank over a large suit) that a small card shows
 // instead (app.css: .card.mini), since pips and corner indices are unreadable there.
-// The drawing is hidden from assistive technology; the card's name is on the element.
+// The drawing is an image without a name; the card's name is on the element.
 
-import { svgEl } from "./svg.js";
+import { NS, svgEl } from "./svg.js";
 
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
 export const SUITS = ["S", "H", "D", "C"];
@@ -68,11 +68,14 @@ function pip(suit, x, y, size, flip = false) {
   return svgEl("path", { d: SUIT_PATH[suit], class: "pip", transform: flip ? `rotate(180 ${x} ${y}) ${move}` : move });
 }
 
-function label(text, x, y, size, cls) {
-  const t = svgEl("text", { x, y, "font-size": size, "text-anchor": "middle", class: cls });
+function label(text, x, y, size, cls, family = SANS) {
+  const t = svgEl("text", { x, y, "font-size": size, "text-anchor": "middle", class: cls, "font-family": family, "font-weight": 700 });
   t.textContent = text;
   return t;
 }
+
+const SANS = "DejaVu Sans, Verdana, sans-serif";
+const SERIF = "Georgia, DejaVu Serif, serif";
 
 /** The corner index (rank over suit), top left; the same turned round, bottom right. */
 function index(code) {
@@ -90,8 +93,9 @@ function middle(code) {
   if ("JQK".includes(rank)) {
     // a court card: a frame with its letter and suit (no portrait)
     return [
-      svgEl("rect", { x: 13, y: 7, width: 24, height: 56, rx: 2, class: "frame" }),
-      label(rank, 25, 34, 20, "court"),
+      svgEl("rect", { x: 13, y: 7, width: 24, height: 56, rx: 2, class: "frame", fill: "none", stroke: "currentColor",
+        "stroke-width": 0.8, "stroke-opacity": 0.55 }),
+      label(rank, 25, 34, 20, "court", SERIF),
       pip(suit, 25, 47, 12),
       pip(suit, 18, 12, 5), pip(suit, 32, 58, 5, true),
     ];
@@ -100,21 +104,45 @@ function middle(code) {
   return PIPS[n].map(([x, y]) => pip(suit, x, y, 8.5, y > 35.5));
 }
 
-/** The SVG of a card's face: the full face and the compact one (CSS shows one). */
-export function faceSvg(code) {
+/** The SVG drawing of a card's face: the full face (corner indices and pips, or a
+ *  court card's frame), or the compact one (a large rank over a large suit). */
+export function faceSvg(code, compact = false) {
   const rank = shownRank(code);
-  return svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "face", "aria-hidden": "true", focusable: "false" },
-    svgEl("g", { class: "full" }, ...index(code), ...middle(code)),
-    svgEl("g", { class: "compact" },
-      label(rank, 25, 30, rank.length > 1 ? 25 : 30, "index"), pip(code[1], 25, 50, 24)));
+  const ink = isRed(code) ? "#b3261e" : "#111";
+  return svgEl("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, fill: ink, color: ink },
+    ...(compact ? [label(rank, 25, 30, rank.length > 1 ? 25 : 30, "index"), pip(code[1], 25, 50, 24)]
+      : [...index(code), ...middle(code)]));
 }
 
-/** A card face element (span by default, or the given tag, e.g. "button"). */
+/** Each face as an image (a data: URL), made once per card and kind.  An image because
+ *  a control's visible text must be part of its name (WCAG 2.5.3): drawn text in the
+ *  control ("J", "J", "J" on a jack) would be read as its visible text; an image has none. */
+const FACES = new Map();
+export function faceUrl(code, compact = false) {
+  const key = `${code}${compact ? "-compact" : ""}`;
+  if (!FACES.has(key)) {
+    const svg = new XMLSerializer().serializeToString(faceSvg(code, compact));
+    FACES.set(key, `data:image/svg+xml,${encodeURIComponent(svg)}`);
+  }
+  return FACES.get(key);
+}
+
+function faceImg(url, kind) {
+  const img = document.createElement("img");
+  img.className = `face ${kind}`;
+  img.alt = "";
+  img.draggable = false;
+  img.src = url;
+  return img;
+}
+
+/** A card face element (span by default, or the given tag, e.g. "button"): both faces,
+ *  of which app.css shows one (the compact face on a small card). */
 export function cardEl(code, tag = "span") {
   const el = document.createElement(tag);
   el.className = "card" + (isRed(code) ? " red" : "");
   el.dataset.card = code;
-  el.append(faceSvg(code));
+  el.append(faceImg(faceUrl(code), "full"), faceImg(faceUrl(code, true), "compact"));
   if (tag === "span") {
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", cardName(code));
@@ -125,14 +153,16 @@ export function cardEl(code, tag = "span") {
   return el;
 }
 
+const BACK = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="${NS}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">`
+  + `<rect x="4" y="4" width="${W - 8}" height="${H - 8}" rx="3" fill="none" stroke="#fff" stroke-width="1.5" stroke-opacity=".7"/></svg>`)}`;
+
 /** A face-down card (a card another seat holds). */
 export function backEl() {
   const el = document.createElement("span");
   el.className = "card back";
   el.setAttribute("role", "img");
   el.setAttribute("aria-label", "a hidden card");
-  el.append(svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "face", "aria-hidden": "true", focusable: "false" },
-    svgEl("rect", { x: 4, y: 4, width: W - 8, height: H - 8, rx: 3, class: "back-frame" })));
+  el.append(faceImg(BACK, "full"));
   return el;
 }
 
