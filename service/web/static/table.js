@@ -442,7 +442,7 @@ async function review() {
     const body = sealed() ? { state: t.answer.state } : { record: gameRecord() };
     const answer = await post("/v1/games/review", body);
     $("review-status").textContent = "";
-    $("review-body").replaceChildren(...drawReview(answer, { name, sideName, me: ME }));
+    $("review-body").replaceChildren(...drawReview(answer, name, ME));
     $("review").dataset.ready = "true";
   } catch (err) {
     $("review-status").textContent = err.missing
