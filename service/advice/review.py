@@ -38,7 +38,7 @@ from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState,
 from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.options import GameOptions
 
-from . import bot
+from . import bot, odds
 from .discards import analyse_discards
 from .luck import cut_luck, dealt_luck
 from .pegging import advise, knowledge
@@ -50,6 +50,8 @@ bad: GNU Backgammon's 0.03, 0.06 and 0.12 of equity, which is twice the chance
 of winning (equity = 2p - 1 when nothing but the game is at stake)."""
 REVIEW_NODE_BUDGET = 3_000
 """Positions the pegging advisor searches for each play reviewed (the strong bot's)."""
+THREE_PLAYER_GAMES = 400
+"""Games each 3-player board of a review is played out (:class:`_Board`)."""
 TIE = 1e-9
 """A loss smaller than this is none: the taken action is as good as the best."""
 
@@ -214,27 +216,40 @@ def _net(before: GameState, after: GameState, side: int) -> int:
 class _Board:
     """The chance of winning of a deal's board, shifted by points (see docs/review.md).
 
-    Until the evaluation engine values the chance of winning of each action, an action's
-    chance is read from the table at the start of the deal it is in, its side's score
-    moved by the action's expected points against the best action's."""
+    Until the evaluation engine values each action's chance of winning, an action's
+    chance is read from the win-probability table (:func:`.odds.board_odds`) at the
+    start of the deal it is in, its side's score moved by the action's expected points
+    against the best action's (linear between whole points).  With 3 players there is
+    no table: each deal's positions are played out by :func:`.odds.simulate` from one
+    seed (common random numbers), so that their differences are not lost in the
+    simulation's noise."""
 
     def __init__(self, options: GameOptions) -> None:
         self.options = options
+        self._chances: dict[tuple[int, ...], tuple[float, ...]] = {}
 
-    def win(self, state: GameState, side: int, shift: float) -> float:
-        from .odds import board_odds  # the win-probability table (issue 20)
-
+    def _at(self, start: GameState, scores: list[int]) -> tuple[float, ...]:
         o = self.options
-        scores = [front for front, _ in state.pegs]
+        key = (start.deal, *scores)
+        hit = self._chances.get(key)
+        if hit is None:
+            if o.players == 3 and max(scores) < o.target:
+                hit = odds.simulate(3, o.target, scores, start.dealer, THREE_PLAYER_GAMES, odds.deals("three"),
+                                    f"review/{start.game_id}/{start.deal}").chances
+            else:
+                hit = odds.board_odds(o.players, o.target, scores, start.dealer, o.five_and_two)
+            self._chances[key] = hit
+        return hit
+
+    def win(self, start: GameState, side: int, shift: float) -> float:
+        """``side``'s chance at the start of ``start``'s deal, its score moved by ``shift`` points."""
         low = int(shift // 1)
         frac = shift - low
 
         def at(delta: int) -> float:
-            moved = list(scores)
-            moved[side] = max(0, moved[side] + delta)
-            if moved[side] >= o.target:
-                return 1.0
-            return board_odds(o.players, o.target, moved, state.dealer, o.five_and_two)[side]
+            scores = [front for front, _ in start.pegs]
+            scores[side] = max(0, scores[side] + delta)
+            return self._at(start, scores)[side]
 
         return at(low) if not frac else (1 - frac) * at(low) + frac * at(low + 1)
 
