@@ -425,6 +425,7 @@ function renderChance(a) {
 function resetReview() {
   $("review").hidden = true;
   $("review-body").replaceChildren();
+  delete $("review").dataset.ready;
   $("review-game").disabled = false;
 }
 
@@ -444,6 +445,8 @@ async function review() {
     $("review-status").textContent = "";
     $("review-body").replaceChildren(...drawReview(answer, name, ME));
     $("review").dataset.ready = "true";
+    $("review-h").setAttribute("tabindex", "-1");
+    $("review-h").focus(); // the review is below the table: a keyboard or screen reader user is taken there
   } catch (err) {
     $("review-status").textContent = err.missing
       ? "The review needs POST /v1/games/review, which this service does not offer yet."
