@@ -34,7 +34,7 @@ from typing import Any
 from service.core.claims import NOT_CLAIMABLE
 from service.core.errors import MalformedError
 from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, Go, PlayCard, apply_action,
-                               deal_steps, legal_actions, notation, record_start)
+                               deal_steps, legal_actions, record_start)
 from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.options import GameOptions
 
@@ -171,13 +171,13 @@ def review_record(options: GameOptions, first_dealer: int, game_id: str, actions
                   final: GameState, node_budget: int = REVIEW_NODE_BUDGET) -> Review:
     """The review of a whole game from its record, ``final`` the state it replays to."""
     _finished(final, "record")
-    return _review(game_id, options, record_steps(options, first_dealer, game_id, actions), True, node_budget)
+    return review_steps(game_id, options, record_steps(options, first_dealer, game_id, actions), True, node_budget)
 
 
 def review_state(state: GameState, node_budget: int = REVIEW_NODE_BUDGET) -> Review:
     """The review of a finished game's state: its last deal (the earlier ones are folded in its history)."""
     _finished(state, "state")
-    return _review(state.game_id, state.options, deal_steps(state), False, node_budget)
+    return review_steps(state.game_id, state.options, deal_steps(state), False, node_budget)
 
 
 # ---------------------------------------------------------------------------
@@ -219,7 +219,8 @@ class _Board:
     Until the evaluation engine values each action's chance of winning, an action's
     chance is read from the win-probability table (:func:`.odds.board_odds`) at the
     start of the deal it is in, its side's score moved by the action's expected points
-    against the best action's (linear between whole points).  With 3 players there is
+    against the best action's: a loss of net points (its side's less the others') is
+    the others' gain (linear between whole points).  With 3 players there is
     no table: each deal's positions are played out by :func:`.odds.simulate` from one
     seed (common random numbers), so that their differences are not lost in the
     simulation's noise."""
@@ -241,14 +242,15 @@ class _Board:
             self._chances[key] = hit
         return hit
 
-    def win(self, start: GameState, side: int, shift: float) -> float:
-        """``side``'s chance at the start of ``start``'s deal, its score moved by ``shift`` points."""
-        low = int(shift // 1)
-        frac = shift - low
+    def win(self, start: GameState, side: int, loss: float) -> float:
+        """``side``'s chance at the start of ``start``'s deal after a ``loss`` of net points: the
+        other sides' scores each moved up by their share of it (a score cannot go below 0)."""
+        share = loss / (len(start.pegs) - 1)
+        low = int(share // 1)
+        frac = share - low
 
-        def at(delta: int) -> float:
-            scores = [front for front, _ in start.pegs]
-            scores[side] = max(0, scores[side] + delta)
+        def at(up: int) -> float:
+            scores = [front if s == side else front + up for s, (front, _) in enumerate(start.pegs)]
             return self._at(start, scores)[side]
 
         return at(low) if not frac else (1 - frac) * at(low) + frac * at(low + 1)
@@ -305,7 +307,7 @@ class _Reviewer:
             best_action, best_points = taken, taken_points
         start = self._deal_start or state
         best_win = self.board.win(start, side, 0.0)
-        taken_win = self.board.win(start, side, taken_points - best_points)
+        taken_win = self.board.win(start, side, best_points - taken_points)
         self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
                                        Value(taken_points, taken_win), Value(best_points, best_win), forced,
                                        "ok" if forced else category(best_win - taken_win)))
@@ -382,7 +384,10 @@ class _LuckOfDeal:
         return DealLuck(s.deal, s.dealer, self.starter, dealt, cut)
 
 
-def _review(game_id: str, options: GameOptions, steps: Iterable[Step], whole: bool, node_budget: int) -> Review:
+def review_steps(game_id: str, options: GameOptions, steps: Iterable[Step], whole: bool = True,
+                 node_budget: int = REVIEW_NODE_BUDGET) -> Review:
+    """The review of a game's steps (:func:`record_steps`, :func:`~service.core.game.deal_steps`),
+    finished or not: the callers above say which games may be reviewed."""
     r = _Reviewer(game_id, options, node_budget)
     first: int | None = None
     for i, (before, action, after, events) in enumerate(steps):
@@ -392,4 +397,4 @@ def _review(game_id: str, options: GameOptions, steps: Iterable[Step], whole: bo
 
 
 __all__ = ["CATEGORIES", "THRESHOLDS", "Decision", "DealLuck", "Review", "SeatSummary", "Value", "category",
-           "notation", "review_record", "review_state"]
+           "record_steps", "review_record", "review_state", "review_steps"]
