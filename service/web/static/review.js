@@ -41,25 +41,25 @@ function summary(answer, who) {
       el("th", { scope: "col", class: "num", text: "Luck (points)" }))),
     el("tbody", {}, ...answer.seats.map((s) => el("tr", { "data-seat": s.seat },
       el("th", { scope: "row", text: who(s.seat) }),
-      el("td", { class: "num", text: String(s.decisions) }),
-      el("td", { class: "num", text: pct(s.error_rate) }),
-      ...cats.map((c) => el("td", { class: "num", "data-category": c, text: String(s.categories[c]) })),
-      el("td", { class: "num", text: s.loss.points.toFixed(1) }),
-      el("td", { class: "num", text: pct(s.loss.win) }),
-      el("td", { class: "num", title: `dealt ${signed(s.luck.dealt)}, cut ${signed(s.luck.cut)}`,
+      el("td", { class: "num", "data-label": "Decisions", text: String(s.decisions) }),
+      el("td", { class: "num", "data-label": "Error rate", text: pct(s.error_rate) }),
+      ...cats.map((c) => el("td", { class: "num", "data-category": c, "data-label": CATEGORY[c], text: String(s.categories[c]) })),
+      el("td", { class: "num", "data-label": "Cost (points)", text: s.loss.points.toFixed(1) }),
+      el("td", { class: "num", "data-label": "Cost (chance)", text: pct(s.loss.win) }),
+      el("td", { class: "num luck", "data-label": "Luck", title: `dealt ${signed(s.luck.dealt)}, cut ${signed(s.luck.cut)}`,
         text: `${signed(s.luck.total)} (dealt ${signed(s.luck.dealt)}, cut ${signed(s.luck.cut)})` })))));
 }
 
 function decisionRow(d, who) {
   const flagged = d.category !== "ok";
   return el("tr", { class: `decision ${d.category}`, "data-category": d.category, "data-seat": d.seat, "data-index": d.index },
-    el("td", { class: "num", text: String(d.deal) }),
-    el("td", { text: who(d.seat) }),
-    el("td", {}, actionEl(d.taken)),
-    el("td", {}, flagged ? actionEl(d.best) : "\u2013"),
-    el("td", { class: "num", text: flagged ? points(d.points.loss) : "\u2013" }),
-    el("td", { class: "num", text: flagged ? pct(d.win.loss) : "\u2013" }),
-    el("td", {}, el("span", { class: `badge ${d.category}`, text: `${CATEGORY[d.category]}${MARK[d.category] ? ` ${MARK[d.category]}` : ""}` })));
+    el("td", { class: "num deal", "data-label": "Deal", text: String(d.deal) }),
+    el("td", { class: "seat", text: who(d.seat) }),
+    el("td", { class: "taken", "data-label": "Taken" }, actionEl(d.taken)),
+    el("td", { class: "better", "data-label": "Better" }, flagged ? actionEl(d.best) : "\u2013"),
+    el("td", { class: "num cost", "data-label": "Cost", text: flagged ? points(d.points.loss) : "\u2013" }),
+    el("td", { class: "num cost", "data-label": "Chance lost", text: flagged ? pct(d.win.loss) : "\u2013" }),
+    el("td", { class: "category" }, el("span", { class: `badge ${d.category}`, text: `${CATEGORY[d.category]}${MARK[d.category] ? ` ${MARK[d.category]}` : ""}` })));
 }
 
 /**
