@@ -15,8 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
-from pages_browser import (PHONE, assert_axe_clean, assert_labelled, axe_source, browser, has_operation,  # noqa: F401
-                           new_page, page, phone, screenshot, server)
+from pages_browser import (PHONE, assert_axe_clean, assert_in_view_across, assert_labelled, axe_source,  # noqa: F401
+                           browser, has_operation, new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -188,6 +188,13 @@ def check_review(pg, base, record):
     assert pg.evaluate(REVIEW_ROWS_JS) == expected([d for d in decided if d["category"] != "ok"])
     assert_axe_clean(pg, "the table with the game's review, at 1280 px")
     screenshot(pg, "table-review")
+    # narrowed to a phone's width: the review and the show are stacked, nothing cut off
+    pg.set_viewport_size(PHONE)
+    pg.select_option("#review-filter", "mine")
+    for cards in ("#review .card", "#show .card"):
+        assert_in_view_across(pg, cards)
+    assert_axe_clean(pg, "the table with the game's review, at 390 px")
+    screenshot(pg, "table-review-phone")
 
 
 def test_an_illegal_move_sent_anyway_is_explained(server, page):
