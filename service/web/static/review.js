@@ -89,6 +89,8 @@ export function drawReview(answer, who, me) {
   filter.addEventListener("change", () => show(filter.value));
   show("mine");
   return [
+    answer.whole_game ? null : el("p", { class: "msg", "data-kind": "info",
+      text: "Only the last deal is reviewed: a sealed game's final state holds its last deal's actions, not the earlier deals'." }),
     summary(answer, who),
     el("h3", { text: "Decisions" }),
     el("div", { class: "row" }, el("label", {}, "Show ", filter)),
@@ -101,5 +103,5 @@ export function drawReview(answer, who, me) {
         el("th", { scope: "col", class: "num", text: "Cost (points)" }), el("th", { scope: "col", class: "num", text: "Cost (chance)" }),
         el("th", { scope: "col", text: "Category" }))),
       body),
-  ];
+  ].filter(Boolean);
 }
