@@ -415,7 +415,7 @@ function renderChance(a) {
   $("chance-now").textContent = percent(now.p);
   $("chance-now").dataset.p = String(now.p);
   $("chance-when").textContent = now.over ? "at the end of the game"
-    : `from the start of deal ${now.deal}, the score then and who deals`;
+    : `at the start of deal ${now.deal} (the service's odds for the score then and who deals)`;
   const who = t.players === 4 ? "You and Bot 2: your chance of winning" : "Your chance of winning";
   $("chance-chart").replaceChildren(t.chance.draw(who));
 }
