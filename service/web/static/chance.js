@@ -18,9 +18,8 @@ export function winProbability(answer) {
 }
 
 export class Chance {
-  /** @param {Element} host where the chart goes; @param {number} side whose chance */
-  constructor(host, side) {
-    this.host = host;
+  /** @param {number} side whose chance */
+  constructor(side) {
     this.side = side;
     this.points = []; // [{deal, p, over}], one per deal, the game's end last
   }

@@ -130,7 +130,7 @@ async function start(ev) {
   // skunk: the result says what the board's skunk lines mean (a skunk, a double skunk)
   t.options = { players: t.players, skunk: true, ...(seed ? { deck: "seeded", seed } : {}) };
   t.record = []; t.selected.clear(); t.over = false; t.tokens = null; t.show = null;
-  t.chance = new Chance($("chance-chart"), 0); // seat 0 is side 0 in every game
+  t.chance = new Chance(0); // seat 0 is side 0 in every game
   $("show").hidden = true;
   $("chance").hidden = true;
   resetReview();
