@@ -307,7 +307,8 @@ class _Reviewer:
             best_action, best_points = taken, taken_points
         start = self._deal_start or state
         best_win = self.board.win(start, side, 0.0)
-        taken_win = self.board.win(start, side, best_points - taken_points)
+        # a simulated board (3 players) may be a little off monotone: a loss never gains
+        taken_win = min(best_win, self.board.win(start, side, best_points - taken_points))
         self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
                                        Value(taken_points, taken_win), Value(best_points, best_win), forced,
                                        "ok" if forced else category(best_win - taken_win)))
