@@ -1,0 +1,210 @@
+"""Build the win-probability tables (offline): ``python -m service.advice.odds_build [--deals N]``.
+
+Writes ``data/odds.json`` (:mod:`.odds` reads it) and prints figures.  Needs
+numpy (the ``odds`` extra; the service reads the result without it).
+
+**The deals.**  For each table shape (``two``, ``five_and_two``, ``three``,
+``four``) ``--deals`` whole deals are played through the rules engine
+(:mod:`service.core.game`) by the computer opponent at every seat, each from
+a seeded pack: discards by the ``strong`` level (the discard advisor, tuned
+crib model), the play by the ``greedy`` level (the card that pegs most now)
+-- the strong level's pegging search costs about 20 ms a play, far too much
+for tens of thousands of deals, so the distribution is that of a strong
+discarder with greedy pegging.  The show counts every hand's true score.
+Each deal is kept as what each seat pegged in the order it was pegged
+(:data:`.odds.Deal`).  The bots score for points and never look at the board,
+so one sample of deals serves every score.
+
+**The tables** (2 players, 4-player partnerships; targets 121 and 61):
+``V[a][b]``, the chance that the dealer's side wins from the start of a deal
+with the dealer's side at ``a`` and the other at ``b``, is the average over
+the sampled deals, each played in order: the first side to reach the target
+wins; otherwise the next deal starts with the other side dealing, worth
+``1 - V[b + P][a + D]`` (the deal's points ``D``, ``P``).  Every deal pegs at
+least the last card's point, so the positions are solved by descending total
+score, a diagonal at a time (vectorised).  This is the exact value of the game
+in which deals are drawn from the sample; the pegging order is kept by the
+first-reach table ``W[n][m]``: the share of deals in which the dealer's side
+makes ``n`` points before the other side makes ``m``.
+
+Deterministic for given ``--deals`` and ``--seed``; the file records the
+checksum of a reduced regeneration (:data:`REDUCED_DEALS`) that the test
+suite recomputes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from service.core.game import apply_action, new_game
+from service.core.options import GameOptions, side_of
+
+from .bot import seat_view, suggest
+from .odds import DATA, SCALE, TARGETS, Deal, decode_deals, encode_deals, pack, unpack
+
+MODES = {"two": GameOptions(players=2), "five_and_two": GameOptions(players=2, five_and_two=True),
+         "three": GameOptions(players=3), "four": GameOptions(players=4)}
+TABLES = ("two", "five_and_two", "four")
+"""The shapes with two sides, tabled; three players are simulated at request time."""
+DISCARD_LEVEL, PLAY_LEVEL = "strong", "greedy"
+REDUCED_DEALS = 60
+
+
+def play_deal(options: GameOptions, deck_seed: str) -> Deal:
+    """One deal dealt by seat 0 from 0-0 played by the bots: (seat, points) in the order pegged, a seat's
+    consecutive scores merged."""
+    state, _ = new_game(options, dealer=0, deck_seed=deck_seed)
+    pegged: list[tuple[int, int]] = []
+    while state.deal == 1:
+        seat = state.to_act()[0]
+        level = DISCARD_LEVEL if state.phase == "discard" else PLAY_LEVEL
+        state, events = apply_action(state, suggest(seat_view(state, seat), level).action)
+        for event in events:
+            for score in getattr(event, "scores", ()):
+                if score.points <= 0:
+                    continue
+                if pegged and pegged[-1][0] == score.seat:
+                    pegged[-1] = (score.seat, pegged[-1][1] + score.points)
+                else:
+                    pegged.append((score.seat, score.points))
+    return tuple(pegged)
+
+
+def sample(mode: str, n: int, seed: str) -> list[Deal]:
+    rng = random.Random(f"{seed}/{mode}")
+    return [play_deal(MODES[mode], "%032x" % rng.getrandbits(128)) for _ in range(n)]
+
+
+def two_sides(deals: Sequence[Deal], players: int) -> list[Deal]:
+    """Each deal as the dealer's side (0) and the other (1), consecutive entries of one side merged."""
+    out = []
+    for deal in deals:
+        merged: list[tuple[int, int]] = []
+        for role, points in deal:
+            side = side_of(players, role)
+            if merged and merged[-1][0] == side:
+                merged[-1] = (side, merged[-1][1] + points)
+            else:
+                merged.append((side, points))
+        out.append(tuple(merged))
+    return out
+
+
+def first_reach(deals: Sequence[Deal], reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal and side, the entry at which the side's points first reach ``k`` (``[deal, k]``, k < ``reach``;
+    ``reach`` past the largest deal: never)."""
+    never = np.iinfo(np.int32).max
+    at = [np.full((len(deals), reach + 1), never, dtype=np.int32) for _ in range(2)]
+    for i, deal in enumerate(deals):
+        total = [0, 0]
+        for j, (side, points) in enumerate(deal):
+            at[side][i, total[side] + 1:total[side] + points + 1] = j
+            total[side] += points
+    at[0][:, 0] = at[1][:, 0] = -1
+    return at[0], at[1]
+
+
+def solve(deals: Sequence[Deal], target: int) -> np.ndarray:
+    """``V[a][b]`` (see the module's docstring) from two-sided deals."""
+    totals = np.array([[sum(p for s, p in d if s == side) for side in (0, 1)] for d in deals])
+    reach = int(totals.max()) + 1  # points no deal makes
+    fd, fp = first_reach(deals, reach)
+    n = len(deals)
+    # win[x][y]: the share of deals in which the dealer's side makes x before the other makes y
+    win = np.stack([(fd[:, x, None] < fp[:, 1:]).sum(0) for x in range(1, reach + 1)]) / n
+    hist = np.zeros((reach, reach))
+    np.add.at(hist, (totals[:, 0], totals[:, 1]), 1.0)
+    hist /= n
+    if hist[0, 0]:
+        raise ValueError("a deal pegged nothing: the positions cannot be ordered by total score")
+    dd, pp = np.nonzero(hist)
+    weight = hist[dd, pp]
+    value = np.zeros((target, target))
+    # cont[x][y]: the old dealer's side's chance after a deal ending at x (its side) and y, both below the target
+    cont = np.zeros((target + reach, target + reach))
+    for total in range(2 * target - 2, -1, -1):
+        a = np.arange(max(0, total - target + 1), min(total, target - 1) + 1)
+        b = total - a
+        now = win[np.minimum(target - a, reach) - 1, np.minimum(target - b, reach) - 1]
+        later = weight @ cont[a[None, :] + dd[:, None], b[None, :] + pp[:, None]]
+        value[a, b] = now + later
+        cont[b, a] = 1.0 - value[a, b]
+    return value
+
+
+def quantise(value: np.ndarray) -> bytes:
+    raw: bytes = np.rint(value * SCALE).astype("<u2").tobytes()
+    return raw
+
+
+def build(deals: int, seed: str = "odds", log: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+    """The whole document (deterministic for given ``deals`` and ``seed``)."""
+    samples: dict[str, list[Deal]] = {}
+    for mode, options in MODES.items():
+        start = time.perf_counter()
+        samples[mode] = sample(mode, deals, seed)
+        log(f"{mode}: {deals} deals in {time.perf_counter() - start:.1f} s")
+    tables = {}
+    for mode in TABLES:
+        sided = two_sides(samples[mode], MODES[mode].players)
+        for target in TARGETS:
+            start = time.perf_counter()
+            tables[f"{mode}/{target}"] = pack(quantise(solve(sided, target)))
+            log(f"{mode}/{target}: solved in {time.perf_counter() - start:.1f} s")
+    packed = {mode: pack(encode_deals(d)) for mode, d in samples.items()}
+    return {"about": "win-probability tables and the self-play deals they come from; see service/advice/odds_build.py",
+            "deals": deals, "seed": seed, "policy": {"discard": DISCARD_LEVEL, "play": PLAY_LEVEL},
+            "checksum": checksum(packed, tables), "samples": packed, "tables": tables,
+            "figures": figures(samples, tables)}
+
+
+def checksum(samples: dict[str, str], tables: dict[str, str]) -> str:
+    """SHA-256 of the unpacked samples and tables (compression's bytes may differ between zlib builds)."""
+    h = hashlib.sha256()
+    for name, text in sorted(samples.items()) + sorted(tables.items()):
+        h.update(name.encode() + b"\0" + hashlib.sha256(unpack(text)).digest())
+    return h.hexdigest()
+
+
+def figures(samples: dict[str, list[Deal]], tables: dict[str, str]) -> dict[str, Any]:
+    """Mean points a deal by role, and the first dealer's chance from 0-0."""
+    out: dict[str, Any] = {}
+    for mode, deals in samples.items():
+        players = MODES[mode].players
+        per_role = [sum(p for d in deals for r, p in d if r == role) / len(deals) for role in range(players)]
+        out[mode] = {"mean_points_by_role": [round(x, 3) for x in per_role],
+                     "roles": "dealer, pone (dealer's left), and on round the table"}
+    for name, text in tables.items():
+        v = np.frombuffer(unpack(text), dtype="<u2")
+        out[name.split("/")[0]][f"first_dealer_at_0_0/{name.split('/')[1]}"] = round(float(v[0]) / SCALE, 4)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20000)
+    ap.add_argument("--seed", default="odds")
+    ap.add_argument("--out", type=Path, default=DATA)
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    doc = build(args.deals, args.seed, log=lambda s: print(s, flush=True))
+    doc["build_seconds"] = round(time.perf_counter() - start, 1)
+    doc["reduced_check"] = {"deals": REDUCED_DEALS, "checksum": build(REDUCED_DEALS, args.seed)["checksum"]}
+    args.out.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    print(json.dumps(doc["figures"], indent=1))
+    print(f"wrote {args.out} in {doc['build_seconds']} s (checksum {doc['checksum']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
