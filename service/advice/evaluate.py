@@ -49,10 +49,7 @@ from .discards import analyse_discards
 from .pegging import Solver, _count, _Dealer, _hands, _moves, advise, knowledge
 from .view import SeatView, seat_view
 
-try:  # the table is helper 20o's (service/advice/odds.py)
-    from .odds import board_odds
-except ImportError:  # pragma: no cover - until the table lands
-    from ._odds_stand_in import board_odds
+from .odds import board_odds
 
 SAMPLES = 24
 """Worlds a decision is valued over (the same worlds for every action)."""
