@@ -204,12 +204,15 @@ class _Deal2:
         seen = set(mine or ())
         unseen = [c for c in CARDS if c not in seen]
         sums = [[0.0, 0.0] for _ in actions]
-        for _ in range(samples):
-            cards = rng.sample(unseen, dealt * (1 if mine is not None else 2) + to_crib + 1)
-            starter = cards[-1]
+        # the starters spread over the unseen cards (each once before any twice): the hands' shows, most of
+        # a discard's value, are then nearly exact over the worlds
+        starters = rng.sample(unseen, len(unseen))
+        for w in range(samples):
+            starter = starters[w % len(starters)]
+            cards = rng.sample([c for c in unseen if c != starter], dealt * (1 if mine is not None else 2) + to_crib)
             own = mine if mine is not None else tuple(cards[dealt:2 * dealt])
             theirs = tuple(cards[:dealt])
-            dealt_crib = tuple(cards[-1 - to_crib:-1])
+            dealt_crib = tuple(cards[len(cards) - to_crib:])
             their_throw = _strong_throw(theirs, opp == self.dealer)
             for i, (_, d) in enumerate(actions):
                 d = d if d is not None else _strong_throw(own, self.me == self.dealer)
