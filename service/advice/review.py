@@ -11,14 +11,21 @@ and cut (:mod:`.luck`), so that skill and luck can be told apart.
 The decisions:
 
 * **discard** -- every way to lay cards away, valued by the discard advisor (the
-  kept hand's mean show and the crib's, ``tuned`` model) from the cards dealt;
-* **play** / **go** -- every legal card (or go), valued by the pegging advisor
-  (perfect-information Monte Carlo from the seat's view: its cards, its discards,
-  the starter, the play so far) over the rest of the play;
+  kept hand's exact mean show over the starter and the crib's, ``tuned`` model)
+  from the cards dealt;
+* **play** / **go** -- every legal card (or go) from the seat's view (its cards,
+  its discards, the starter, the play so far): near the end of a 2-player game
+  by the evaluation engine (:func:`.evaluate.action_values`: the rest of the deal
+  played out for the game in sampled worlds, pegging out searched), else by the
+  pegging advisor (perfect-information Monte Carlo over the rest of the play);
 * **count** / **claim** -- a claim the rules judge (muggins, muggins in the play,
   tournament rules): the best claim is the true count, and the loss is what the
   claim cost the seat's side on the board (points missed, muggins to the opponent,
   a false claim of game's set back), read from the game engine itself.
+
+Where the engine does not value it, an action's chance of winning is the board's
+(:class:`_Board`): the win-probability table at the start of the deal, the
+action's loss of points against the best moved onto the other sides' scores.
 
 A deal, a cut and a count whose claim the rules do not judge decide nothing; a
 decision with one legal action is listed as forced and left out of the rates.
@@ -29,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from service.core.claims import NOT_CLAIMABLE
 from service.core.errors import MalformedError
@@ -39,6 +46,7 @@ from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.options import GameOptions
 
 from . import bot, odds
+from .evaluate import SAMPLES, action_values
 from .discards import analyse_discards
 from .luck import cut_luck, dealt_luck
 from .pegging import advise, knowledge
@@ -268,19 +276,25 @@ def _judged(state: GameState, action: GameAction) -> bool:
     return o.muggins_in_play or o.tournament
 
 
+def with_claim(action: GameAction, claim: int | None) -> GameAction:
+    """A cut, play, go or count with another claim (None: the rules count it)."""
+    changed: GameAction = replace(cast(Any, action), claim=claim)
+    return changed
+
+
 def _claimant(state: GameState, action: GameAction) -> int:
     return state.position.dealer if type(action) is Cut else action.seat
 
 
 def _true_claim(state: GameState, action: GameAction) -> GameAction:
     """The action with the claim the rules give: the points the claimant made."""
-    after, events = apply_action(state, replace(action, claim=None))  # type: ignore[type-var]
+    after, events = apply_action(state, with_claim(action, None))
     seat = _claimant(state, action)
     if type(action) is Cut:
         made = sum(e.points for e in events if type(e) is StarterTurned)
     else:
         made = sum(s.points for e in events for s in e.scores if s.seat == seat and s.kind not in NOT_CLAIMABLE)
-    return replace(action, claim=made)  # type: ignore[type-var]
+    return with_claim(action, made)
 
 
 # ---------------------------------------------------------------------------
@@ -295,19 +309,44 @@ class _Reviewer:
         self.deals: list[DealLuck] = []
         self._deal_start: GameState | None = None
 
-    def _decision(self, index: int, state: GameState, after: GameState, seat: int, kind: str,
-                  taken: GameAction, values: list[tuple[GameAction, float]], forced: bool) -> None:
+    def _values(self, state: GameState, seat: int, advisor: Valuer,
+                for_the_game: bool) -> list[tuple[GameAction, float, float]]:
+        """Every legal action of ``seat``: (action, points, win).  A play or go near the end of a
+        2-player game (a side within :data:`~.bot.BOARD_NEAR` of the target, where the board level
+        plays for the game) is valued by the evaluation engine, the rest of the deal played out for
+        the game in sampled worlds; anything else by the advisors' means and the board
+        (:meth:`_on_the_board`): there the chance of winning follows the points, and a discard's
+        sampled worlds are too few to tell discards a point apart (see docs/review.md)."""
+        o = self.options
+        if for_the_game and o.players == 2 and \
+                max(front for front, _ in state.position.pegs) + bot.BOARD_NEAR >= o.target:
+            seed = f"review/{state.game_id}/{state.seq}"
+            return [(v.action, v.points, v.win) for v in action_values(state, seat, seed=seed, samples=SAMPLES)]
+        return self._on_the_board(state, seat, advisor(state, seat, self.node_budget))
+
+    def _on_the_board(self, state: GameState, seat: int,
+                      values: list[tuple[GameAction, float]]) -> list[tuple[GameAction, float, float]]:
+        """Points valued by the board at the deal's start (:class:`_Board`)."""
         side = self.options.side_of(seat)
-        best_action, best_points = max(values, key=lambda v: v[1])
-        mine = [p for a, p in values if _same(a, taken)]
-        # Not among the valued actions: a go while holding a card that fits (a renege under
-        # tournament rules), valued at what its penalty cost on the board (a lower bound).
-        taken_points = mine[0] if mine else best_points + _net(state, after, side)
-        if taken_points >= best_points - TIE:
-            best_action, best_points = taken, taken_points
         start = self._deal_start or state
+        best = max(p for _, p in values)
         best_win = self.board.win(start, side, 0.0)
-        taken_win = self.board.win(start, side, best_points - taken_points)
+        # a simulated board (3 players) may be a little off monotone: a loss never gains
+        return [(a, p, min(best_win, self.board.win(start, side, best - p))) for a, p in values]
+
+    def _decision(self, index: int, state: GameState, after: GameState, seat: int, kind: str,
+                  taken: GameAction, values: list[tuple[GameAction, float, float]], forced: bool) -> None:
+        best_action, best_points, best_win = max(values, key=lambda v: (v[2], v[1]))
+        mine = [(p, w) for a, p, w in values if _same(a, taken)]
+        if mine:
+            taken_points, taken_win = mine[0]
+        else:
+            # Not among the valued actions: a go while holding a card that fits (a renege under
+            # tournament rules), valued at what its penalty cost on the board (a lower bound).
+            taken_points = best_points + _net(state, after, self.options.side_of(seat))
+            taken_win = self._on_the_board(state, seat, [(best_action, best_points), (taken, taken_points)])[1][2]
+        if taken_win >= best_win - TIE and taken_points >= best_points - TIE:
+            best_action, best_points, best_win = taken, taken_points, taken_win
         self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
                                        Value(taken_points, taken_win), Value(best_points, best_win), forced,
                                        "ok" if forced else category(best_win - taken_win)))
@@ -319,14 +358,17 @@ class _Reviewer:
             self._deal_start = before
             self._luck = _LuckOfDeal(before, action)
         elif kind is Discard:
-            values = discard_values(before, action.seat, self.node_budget)
+            values = self._values(before, action.seat, discard_values, False)
             self._decision(index, before, after, action.seat, "discard", action, values, len(values) == 1)
         elif kind in (PlayCard, Go):
-            card = replace(action, claim=None)  # type: ignore[type-var]
-            legal = legal_actions(before.position, action.seat)
-            values = play_values(before, action.seat, self.node_budget) if len(legal) > 1 else [(card, 0.0)]
+            card = with_claim(action, None)
+            if len(legal_actions(before.position, action.seat)) > 1:
+                values = self._values(before, action.seat, play_values, True)
+                forced = False
+            else:
+                values, forced = self._on_the_board(before, action.seat, [(card, 0.0)]), True
             self._decision(index, before, after, action.seat, "play" if kind is PlayCard else "go", card, values,
-                           len(values) == 1 and _same(values[0][0], card))
+                           forced)
         if _judged(before, action):
             self._claim(index, before, action, after)
         self._luck.record(action, events)
@@ -338,8 +380,10 @@ class _Reviewer:
         side = self.options.side_of(seat)
         best = _true_claim(before, action)
         best_after, _ = apply_action(before, best)
-        values = [(best, float(_net(before, best_after, side))), (action, float(_net(before, after, side)))]
-        self._decision(index, before, after, seat, "count" if type(action) is Count else "claim", action, values, False)
+        values = self._on_the_board(before, seat, [(best, float(_net(before, best_after, side))),
+                                                   (action, float(_net(before, after, side)))])
+        self._decision(index, before, after, seat, "count" if type(action) is Count else "claim", action, values,
+                       False)
 
     def summaries(self) -> tuple[SeatSummary, ...]:
         out = []

@@ -1,0 +1,52 @@
+"""What one seat may see of a game: the only input of the computer opponent and of the evaluation.
+
+:func:`seat_view` takes from a game state exactly what the seat may see (its
+cards as dealt and kept, its own discards, the starter once turned, the
+public play so far, the board); everything that decides for a seat decides
+from that :class:`SeatView` alone, so it cannot use a card it could not see
+(the tests swap the other seats' hidden cards and get the same answer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.core.cards import Card
+from service.core.game import GameState
+from service.core.play import Go, PlayCard
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat sees of the deal in progress."""
+
+    seat: int
+    players: int
+    phase: str
+    dealer: int
+    pone: int
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    """As dealt before its discard; the four kept after it."""
+    discards: tuple[Card, ...]
+    starter: Card | None
+    plays: tuple[PlayCard | Go, ...]
+    """The play so far (public)."""
+    tournament: bool
+    five_and_two: bool
+    counting_crib: bool
+    deck_client: bool
+    state_key: str
+    """The game id and sequence number (seeds the advisor, reveals nothing)."""
+    scores: tuple[int, ...] = ()
+    """Each side's score now (the board is public)."""
+    target: int = 121
+
+
+def seat_view(state: GameState, seat: int) -> SeatView:
+    pos = state.position
+    plays = tuple(a for a in state.actions if isinstance(a, (PlayCard, Go)))
+    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), tuple(pos.hands[seat]),
+                    tuple(pos.discards[seat]), pos.starter, plays, state.options.tournament,
+                    state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
+                    f"{state.game_id}/{state.seq}", pos.scores, state.options.target)
