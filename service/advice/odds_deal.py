@@ -13,7 +13,8 @@ from the table (:func:`.odds.board_odds`), or for 3 players one game is
 played on by drawing sampled deals (:func:`.odds.play_out`).
 
 The estimate is the mean over the samples, with its standard error; the
-number of samples is the caller's, bounded by a time budget.
+number of samples is the caller's, bounded by a time budget once
+:data:`MIN_SAMPLES` are played.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from service.core.game.observe import Viewer, visible_cards
 from . import odds
 from .selfplay import finish_deal
 
-TIME_BUDGET = 1.0
-"""Seconds of sampling at most; the answer says how many samples fitted."""
+TIME_BUDGET = 0.5
+"""Seconds of sampling, after the first :data:`MIN_SAMPLES`; the answer says how many samples fitted."""
+MIN_SAMPLES = 8
+"""Samples always played (if asked for): a small question's answer does not depend on the machine's load."""
 TRIES = 50
 """Draws for one sample before giving up on it (the goes said rule out nearly every deal)."""
 
@@ -134,7 +137,7 @@ def estimate_now(state: GameState, viewer: Viewer, samples: int, seed: int | str
     totals = [0.0] * state.options.sides
     squares = [0.0] * state.options.sides
     n = 0
-    while n < samples and (n == 0 or time.perf_counter() - start < budget):
+    while n < samples and (n < MIN_SAMPLES or time.perf_counter() - start < budget):
         s = _sample(state, hidden, unseen, rng)
         if s is None:
             break
