@@ -40,6 +40,10 @@ ratio to a reference measured beside it, in the same run:
    pairs against the strong level from late boards (both sides at 90 or
    more) and over whole games, and against the greedy level; win rates with
    95 % intervals and the CPU time of a decision it plays for the game.
+   The game review (bench/review.py, section ``review``): the CPU time of a
+   whole game's review for 2, 3 and 4 players and of the longest legal game,
+   ``POST /v1/games/review`` over HTTP, and what it flags of the strong level
+   against itself and of the greedy level.
 8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
@@ -60,7 +64,7 @@ keep-alive connections, default 8), BENCH_DEALS (core deals, default
 200000), BENCH_ROUNDS_INPROCESS (default 25), BENCH_SKIP_DISTRIBUTION=1,
 BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``),
 BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py), BENCH_BOARD_LATE_PAIRS,
-BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS (bench/board.py).
+BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS (bench/board.py), BENCH_REVIEW_GAMES (bench/review.py).
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import advice, board, bodies, harness, inprocess, overload, reference, worst  # noqa: E402
+from bench import advice, board, bodies, harness, inprocess, overload, reference, review, worst  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -266,6 +270,7 @@ SECTIONS = {
     "tournament": bench_tournament,
     "advice": advice.run,
     "board": board.run,
+    "review": review.run,
     "overload": bench_overload,
     "worst": worst.bench,
 }

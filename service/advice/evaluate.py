@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 
 from service.core.cards import CARDS, Card
 from service.core.engine import kernel
@@ -239,8 +240,8 @@ class _Deal2:
         position = _count(play)
         pegged = (0, 0)
         sums: dict[int, list[float]] = {}
-        for _ in range(samples):
-            held = dealer.deal(rng)
+        worlds = _holdings(dealer, opp, rng, samples)
+        for held in worlds:
             out = set(held[opp])
             rest = [c for c in dealer.unseen if c not in out]
             crib = tuple(v.discards) + tuple(rng.sample(rest, to_crib))
@@ -252,7 +253,8 @@ class _Deal2:
                 acc[1] += win
         mine = tuple(c for c in v.hand if c not in play.played)
         moves = _moves(play._replace(held=tuple(mine if s == self.me else () for s in (0, 1))))
-        return [ActionValue(a, sums[r][0] / samples, sums[r][1] / samples) for a, r in moves if r in sums]
+        n = len(worlds)
+        return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
 
     def _play_out_held(self, held: Sequence[Sequence[int]], hands: Sequence[Sequence[int]], crib: Sequence[int],
                        starter: int, position: tuple[int, int, int, int, int],
@@ -300,6 +302,20 @@ class _Deal2:
             net += sum(p if s == self.me else -p for s, p in show)
             win += self._finish(self.scores, show)
         return [ActionValue(action, net / n, win / n)]
+
+
+ENUMERATE = 96
+"""When the other seat's possible holdings are this few or fewer (late in a play), every one of them is
+a world, each once: exact over its cards, where sampling would leave the choice to chance."""
+
+
+def _holdings(dealer: _Dealer, opp: int, rng: random.Random, samples: int) -> list[tuple[tuple[Card, ...], ...]]:
+    """The worlds of a play: every holding of the other seat consistent with its goes when they are at
+    most :data:`ENUMERATE`, else ``samples`` random ones."""
+    fits, need = dealer.fits[opp], dealer.need[opp]
+    if comb(len(fits), need) <= ENUMERATE:
+        return [tuple(dealer.mine if s != opp else hand for s in range(2)) for hand in combinations(fits, need)]
+    return [dealer.deal(rng) for _ in range(samples)]
 
 
 def _strong_throw(cards: Sequence[Card], own_crib: bool) -> tuple[Card, ...]:

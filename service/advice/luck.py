@@ -60,11 +60,10 @@ def average_best_discard(players: int, dealt: int, own_crib: bool, deals: int = 
     return statistics.fmean(nets), statistics.stdev(nets) / len(nets) ** 0.5
 
 
-def dealt_luck(cards: Sequence[Card], players: int, own_crib: bool) -> float:
-    """The best discard's net of ``cards`` less the average deal's."""
-    mode = table_mode(players, len(cards))
-    best = analyse_discards(cards, players, own_crib).choices[0].net
-    return best - AVERAGE_BEST_DISCARD[mode, own_crib][0]
+def dealt_luck(best_net: float, players: int, dealt: int, own_crib: bool) -> float:
+    """A deal's luck: its best discard's net (:func:`~.discards.analyse_discards`, ``tuned``)
+    less the average deal's, for a seat dealt ``dealt`` cards at a table of ``players``."""
+    return best_net - AVERAGE_BEST_DISCARD[table_mode(players, dealt), own_crib][0]
 
 
 def cut_luck(counted: Sequence[tuple[Sequence[Card], bool]], starter: Card, dealt: Sequence[Card],

@@ -58,6 +58,12 @@ bad: GNU Backgammon's 0.03, 0.06 and 0.12 of equity, which is twice the chance
 of winning (equity = 2p - 1 when nothing but the game is at stake)."""
 REVIEW_NODE_BUDGET = 3_000
 """Positions the pegging advisor searches for each play reviewed (the strong bot's)."""
+TYPICAL_PLAYS = 100
+"""Plays and goes a review values at full budget (a 2-player game has about 70): a longer
+game's plays are each given a share (:func:`budgets`), so that no review costs much more than
+a typical game's (the longest legal game has about 1,000)."""
+MIN_NODE_BUDGET = 300
+MIN_SAMPLES = 2
 THREE_PLAYER_GAMES = 400
 """Games each 3-player board of a review is played out (:class:`_Board`)."""
 TIE = 1e-9
@@ -175,17 +181,25 @@ def _finished(state: GameState, where: str) -> None:
                              f"phase {state.phase}", at=(where,))
 
 
+def budgets(actions: Iterable[GameAction]) -> tuple[int, int]:
+    """The pegging advisor's positions and the engine's worlds for each play of a game of ``actions``."""
+    plays = sum(type(a) in (PlayCard, Go) for a in actions)
+    scale = min(1.0, TYPICAL_PLAYS / max(1, plays))
+    return max(MIN_NODE_BUDGET, round(REVIEW_NODE_BUDGET * scale)), max(MIN_SAMPLES, round(SAMPLES * scale))
+
+
 def review_record(options: GameOptions, first_dealer: int, game_id: str, actions: Sequence[GameAction],
-                  final: GameState, node_budget: int = REVIEW_NODE_BUDGET) -> Review:
+                  final: GameState) -> Review:
     """The review of a whole game from its record, ``final`` the state it replays to."""
     _finished(final, "record")
-    return review_steps(game_id, options, record_steps(options, first_dealer, game_id, actions), True, node_budget)
+    return review_steps(game_id, options, record_steps(options, first_dealer, game_id, actions), True,
+                        budgets(actions))
 
 
-def review_state(state: GameState, node_budget: int = REVIEW_NODE_BUDGET) -> Review:
+def review_state(state: GameState) -> Review:
     """The review of a finished game's state: its last deal (the earlier ones are folded in its history)."""
     _finished(state, "state")
-    return review_steps(state.game_id, state.options, deal_steps(state), False, node_budget)
+    return review_steps(state.game_id, state.options, deal_steps(state), False, budgets(state.actions))
 
 
 # ---------------------------------------------------------------------------
@@ -302,8 +316,9 @@ def _true_claim(state: GameState, action: GameAction) -> GameAction:
 
 
 class _Reviewer:
-    def __init__(self, game_id: str, options: GameOptions, node_budget: int) -> None:
-        self.game_id, self.options, self.node_budget = game_id, options, node_budget
+    def __init__(self, game_id: str, options: GameOptions, budget: tuple[int, int]) -> None:
+        self.game_id, self.options = game_id, options
+        self.node_budget, self.samples = budget
         self.board = _Board(options)
         self.decisions: list[Decision] = []
         self.deals: list[DealLuck] = []
@@ -321,7 +336,7 @@ class _Reviewer:
         if for_the_game and o.players == 2 and \
                 max(front for front, _ in state.position.pegs) + bot.BOARD_NEAR >= o.target:
             seed = f"review/{state.game_id}/{state.seq}"
-            return [(v.action, v.points, v.win) for v in action_values(state, seat, seed=seed, samples=SAMPLES)]
+            return [(v.action, v.points, v.win) for v in action_values(state, seat, seed=seed, samples=self.samples)]
         return self._on_the_board(state, seat, advisor(state, seat, self.node_budget))
 
     def _on_the_board(self, state: GameState, seat: int,
@@ -359,6 +374,7 @@ class _Reviewer:
             self._luck = _LuckOfDeal(before, action)
         elif kind is Discard:
             values = self._values(before, action.seat, discard_values, False)
+            self._luck.best_discard[action.seat] = max(p for _, p, _ in values)
             self._decision(index, before, after, action.seat, "discard", action, values, len(values) == 1)
         elif kind in (PlayCard, Go):
             card = with_claim(action, None)
@@ -406,6 +422,8 @@ class _LuckOfDeal:
         self.hands = deal.hands
         self.dealt = [card for hand in deal.hands for card in hand] + list(deal.crib)
         self.starter: Any = None
+        self.best_discard: dict[int, float] = {}
+        """Each seat's best discard's net, from its discard's review."""
         self.counted: list[tuple[int, tuple[Any, ...], bool]] = []
 
     def record(self, action: GameAction, events: Iterable[GameEvent]) -> None:
@@ -418,8 +436,8 @@ class _LuckOfDeal:
     def luck(self, options: GameOptions) -> DealLuck:
         s = self.state
         n = options.players
-        dealt = tuple(dealt_luck(self.hands[seat], n, options.side_of(seat) == options.side_of(s.dealer))
-                      for seat in range(n))
+        dealt = tuple(dealt_luck(self.best_discard[seat], n, len(self.hands[seat]),
+                                 options.side_of(seat) == options.side_of(s.dealer)) for seat in range(n))
         if self.starter is None:
             cut = (0.0,) * n
         else:
@@ -429,10 +447,11 @@ class _LuckOfDeal:
 
 
 def review_steps(game_id: str, options: GameOptions, steps: Iterable[Step], whole: bool = True,
-                 node_budget: int = REVIEW_NODE_BUDGET) -> Review:
+                 budget: tuple[int, int] = (REVIEW_NODE_BUDGET, SAMPLES)) -> Review:
     """The review of a game's steps (:func:`record_steps`, :func:`~service.core.game.deal_steps`),
-    finished or not: the callers above say which games may be reviewed."""
-    r = _Reviewer(game_id, options, node_budget)
+    finished or not: the callers above say which games may be reviewed.  ``budget``: the pegging
+    advisor's positions and the engine's worlds a play (:func:`budgets`)."""
+    r = _Reviewer(game_id, options, budget)
     first: int | None = None
     for i, (before, action, after, events) in enumerate(steps):
         first = before.seq if first is None else first
