@@ -254,6 +254,9 @@ def _random_game(seed: int, options: GameOptions):
 @pytest.mark.parametrize("seed, options", [
     (1, GameOptions(deck="seeded", seed="sum-1", target=61, muggins=True, muggins_in_play=True)),
     (2, GameOptions(deck="seeded", seed="sum-2", players=4, target=61, tournament=True)),
+    # reneges valued beside the engine's plays (2 players within 60 of the target: all game long)
+    (3, GameOptions(deck="seeded", seed="sum-3", target=61, tournament=True, muggins=True)),
+    (4, GameOptions(deck="seeded", seed="sum-4", target=61, tournament=True)),
 ])
 def test_the_summaries_add_up(seed, options):
     final, actions = _random_game(seed, options)
