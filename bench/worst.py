@@ -36,6 +36,9 @@ bounded by the rules, not by a count the client chooses):
   lead with the most positions found by a search (about 90,000).
 * ``/v1/games/suggest`` (bounded by the same cap): the strong bot at a
   4-player lead.
+* ``/v1/odds`` (bounded by its time budget): 200 samples asked from a seat's
+  view at the start of a 4-player deal's discards (the most of the deal left to
+  play out), and a 3-player board position at 0-0 (2,000 whole games simulated).
 * ``/v1/matches/score``: as many copies of :func:`long_game`'s record as fit
   the body limit (15 games at most), each replayed.
 * ``/v1/tournaments/standings``: 2,000 lines, 4,000 players of 40-character
@@ -255,6 +258,14 @@ def _suggest() -> dict:
     raise RuntimeError("no 4-player play began")
 
 
+def _odds_within() -> dict:
+    """200 samples from seat 1's view at the start of a 4-player deal's discards."""
+    for a in _four_player_states():
+        if a["phase"] == "discard" and len(a["state"]["actions"]) == 1:
+            return {"state": a["state"], "seat": 1, "samples": 200}
+    raise RuntimeError("no 4-player deal was dealt")
+
+
 def _match(scale: float, limit: int) -> dict:
     record = long_game()["record"]
     one = len(orjson.dumps({"record": record})) + 1
@@ -300,6 +311,9 @@ def cases() -> list[Worst]:
         ("/v1/pegging/advise", "an exact solve of the costliest 4-player lead found", lambda s: {
             **lead, "solve": True, "hands": [WORST_SOLVE[4 * i:4 * i + 4] for i in range(4)]}, False),
         ("/v1/games/suggest", "the strong bot at a 4-player lead", lambda s: _suggest(), False),
+        ("/v1/odds", "200 samples from a seat's view, a 4-player deal's discards", lambda s: _odds_within(), False),
+        ("/v1/odds", "a 3-player position at 0-0, simulated", lambda s: {
+            "players": 3, "target": 121, "scores": [0, 0, 0], "dealer": 0}, False),
         ("/v1/matches/score", "the longest game's record, as often as fits", lambda s: _match(s, limit), True),
         ("/v1/tournaments/standings", "2,000 lines, 4,000 players, every one tied", _standings, True),
         ("/v1/tournaments/bracket", "1,024 names of 40 characters", lambda s: {

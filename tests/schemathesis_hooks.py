@@ -37,7 +37,10 @@ below that can only make legal requests:
 * ``/v1/pegging/advise``: a legal play so far and the seat to play next (or
   every hand, to solve);
 * ``/v1/games/suggest``: a real game's state and the seat to act (past a
-  client deck's deal or cut, which a bot cannot make).
+  client deck's deal or cut, which a bot cannot make);
+* ``/v1/odds``: a board position (a score per side, at most one at the
+  target, a dealer at the table, five and two only with 2 players) or a real
+  game's state and a seat at its table (few samples).
 
 Cards in requests are spelt in any documented spelling (``10h``, ``T♡``,
 ``1s`` with blanks around).  Each built body is remembered, so
@@ -526,6 +529,28 @@ def suggest_body(draw) -> dict:
     return body
 
 
+@st.composite
+def odds_body(draw) -> dict:
+    """A board position that fits its table, or a real game's state and a seat at its table."""
+    if draw(st.booleans()):
+        game = draw(real_game(stop_before_the_end=False))
+        players = game.state.options.players
+        body: dict[str, Any] = {"state": state_to_json(game.state), "seat": draw(st.integers(0, players - 1)),
+                                "samples": draw(st.integers(1, 3))}
+        _maybe(draw, body, "seed", draw(st.integers(0, 2**31 - 1)))
+        return body
+    players = draw(st.sampled_from([2, 3, 4]))
+    target = draw(st.sampled_from([121, 61]))
+    sides = 3 if players == 3 else 2
+    scores = [draw(st.integers(0, target - 1)) for _ in range(sides)]
+    if draw(st.booleans()):
+        scores[draw(st.integers(0, sides - 1))] = draw(st.integers(target, 200))
+    body = {"players": players, "target": target, "scores": scores, "dealer": draw(st.integers(0, players - 1))}
+    if players == 2:
+        _maybe(draw, body, "five_and_two", draw(st.booleans()))
+    return body
+
+
 # -- /v1/matches/score, /v1/tournaments/standings ---------------------------------------
 
 
@@ -597,6 +622,7 @@ LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/discards": discards_body(),
     "/v1/pegging/advise": pegging_advise_body(),
     "/v1/games/suggest": suggest_body(),
+    "/v1/odds": odds_body(),
     "/v1/hands/score-batch": hand_batch_body(),
     "/v1/matches/score": match_body(),
     "/v1/tournaments/standings": standings_body(),

@@ -170,7 +170,7 @@ def _validator(node):
     return OAS31Validator({**DOC, "allOf": [node]})
 
 
-@pytest.mark.parametrize("path", ["/v1/discards", "/v1/pegging/advise", "/v1/games/suggest"])
+@pytest.mark.parametrize("path", ["/v1/discards", "/v1/pegging/advise", "/v1/games/suggest", "/v1/odds"])
 def test_advice_examples_are_real(plain, path):
     op = DOC["paths"][path]["post"]
     requests = op["requestBody"]["content"]["application/json"]["examples"]

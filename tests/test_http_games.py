@@ -37,7 +37,7 @@ PHASES = ("deal", "discard", "cut", "play", "show", "over")
 GAME_KEYS = {"state", "game_id", "seq", "deal", "phase", "to_act", "view", "events", "legal_actions",
              "seat_tokens"}
 VIEW_KEYS = {"seat", "game_id", "seq", "deal", "phase", "dealer", "pone", "first_dealer", "to_act", "scores",
-             "hands", "crib", "starter", "play", "shown", "next_count", "result", "options"}
+             "hands", "crib", "starter", "play", "shown", "next_count", "result", "win_probability", "options"}
 PLAY_KEYS = {"turn", "count", "count_cards", "passed", "last_player", "played"}
 STATE_KEYS = {"version", "game_id", "seq", "options", "first_dealer", "deal", "dealer", "pegs", "deck_seed",
               "history", "actions"}

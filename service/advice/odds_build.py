@@ -6,12 +6,8 @@ numpy (the ``odds`` extra; the service reads the result without it).
 **The deals.**  For each table shape (``two``, ``five_and_two``, ``three``,
 ``four``) ``--deals`` whole deals are played through the rules engine
 (:mod:`service.core.game`) by the computer opponent at every seat, each from
-a seeded pack: discards by the ``strong`` level (the discard advisor, tuned
-crib model), the play by the ``greedy`` level (the card that pegs most now)
--- the strong level's pegging search costs about 20 ms a play, far too much
-for tens of thousands of deals, so the distribution is that of a strong
-discarder with greedy pegging.  The show counts every hand's true score.
-Each deal is kept as what each seat pegged in the order it was pegged
+a seeded pack, by the policy of :mod:`.selfplay`: a strong discarder (tuned
+crib model) with greedy pegging.  Each deal is kept as what each seat pegged in the order it was pegged
 (:data:`.odds.Deal`).  The bots score for points and never look at the board,
 so one sample of deals serves every score.
 
@@ -46,37 +42,22 @@ from typing import Any
 
 import numpy as np
 
-from service.core.game import apply_action, new_game
+from service.core.game import new_game
 from service.core.options import GameOptions, side_of
 
-from .bot import seat_view, suggest
-from .odds import DATA, SCALE, TARGETS, Deal, decode_deals, encode_deals, pack, unpack
+from .odds import DATA, SCALE, TARGETS, Deal, encode_deals, pack, unpack
+from .selfplay import POLICY, finish_deal
 
 MODES = {"two": GameOptions(players=2), "five_and_two": GameOptions(players=2, five_and_two=True),
          "three": GameOptions(players=3), "four": GameOptions(players=4)}
 TABLES = ("two", "five_and_two", "four")
 """The shapes with two sides, tabled; three players are simulated at request time."""
-DISCARD_LEVEL, PLAY_LEVEL = "strong", "greedy"
 REDUCED_DEALS = 60
 
 
 def play_deal(options: GameOptions, deck_seed: str) -> Deal:
-    """One deal dealt by seat 0 from 0-0 played by the bots: (seat, points) in the order pegged, a seat's
-    consecutive scores merged."""
-    state, _ = new_game(options, dealer=0, deck_seed=deck_seed)
-    pegged: list[tuple[int, int]] = []
-    while state.deal == 1:
-        seat = state.to_act()[0]
-        level = DISCARD_LEVEL if state.phase == "discard" else PLAY_LEVEL
-        state, events = apply_action(state, suggest(seat_view(state, seat), level).action)
-        for event in events:
-            for score in getattr(event, "scores", ()):
-                if score.points <= 0:
-                    continue
-                if pegged and pegged[-1][0] == score.seat:
-                    pegged[-1] = (score.seat, pegged[-1][1] + score.points)
-                else:
-                    pegged.append((score.seat, score.points))
+    """One deal dealt by seat 0 from 0-0 played by the self-play policy: (seat, points) in the order pegged."""
+    _, pegged = finish_deal(new_game(options, dealer=0, deck_seed=deck_seed)[0])
     return tuple(pegged)
 
 
@@ -163,7 +144,7 @@ def build(deals: int, seed: str = "odds", log: Callable[[str], None] = lambda s:
             log(f"{mode}/{target}: solved in {time.perf_counter() - start:.1f} s")
     packed = {mode: pack(encode_deals(d)) for mode, d in samples.items()}
     return {"about": "win-probability tables and the self-play deals they come from; see service/advice/odds_build.py",
-            "deals": deals, "seed": seed, "policy": {"discard": DISCARD_LEVEL, "play": PLAY_LEVEL},
+            "deals": deals, "seed": seed, "policy": POLICY,
             "checksum": checksum(packed, tables), "samples": packed, "tables": tables,
             "figures": figures(samples, tables)}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.advice.odds import board_odds
 from service.core.game import GameState, Phase, result
 from service.core.game.observe import SECRET_OPTIONS, Seen, Viewer, table_seen
 from service.core.options import Outcome
@@ -24,6 +25,7 @@ def view_json(state: GameState, viewer: Viewer) -> dict[str, Any]:
     pos = state.position
     table = table_seen(state, viewer)
     play = pos.play
+    outcome = result(state)
     return {
         "seat": viewer if isinstance(viewer, int) else None,
         "game_id": state.game_id, "seq": state.seq, "deal": pos.deal, "phase": pos.phase,
@@ -41,8 +43,22 @@ def view_json(state: GameState, viewer: Viewer) -> dict[str, Any]:
         },
         "shown": pos.shown,
         "next_count": ("crib" if pos.counting_crib() else "hand") if pos.phase is Phase.SHOW else None,
-        "result": outcome_json(result(state)),
+        "result": outcome_json(outcome),
+        "win_probability": win_probability(state, outcome),
     }
+
+
+def win_probability(state: GameState, outcome: Outcome | None) -> list[float] | None:
+    """Each side's chance of winning as of the start of this deal (the scores then, this deal's dealer), from
+    the table (rounded to 4 places); 1 and 0 once the game is over; None with 3 players (no table: ask
+    ``POST /v1/odds``).  Public: the scores and the dealer are."""
+    if outcome is not None:
+        return [1.0 if side == outcome.winner else 0.0 for side in range(state.options.sides)]
+    o = state.options
+    if o.players == 3:
+        return None
+    chances = board_odds(o.players, o.target, [front for front, _ in state.pegs], state.dealer, o.five_and_two)
+    return [round(p, 4) for p in chances]
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
