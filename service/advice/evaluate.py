@@ -47,19 +47,19 @@ from service.core.options import side_of, sides_of
 from service.core.play import PlayCard
 
 from .discards import analyse_discards
+from .odds import board_odds
 from .pegging import Solver, _count, _Dealer, _hands, _moves, advise, knowledge
 from .view import SeatView, seat_view
-
-from .odds import board_odds
 
 SAMPLES = 24
 """Worlds a decision is valued over (the same worlds for every action)."""
 REFINE_TOP = 4
 """The discards valued over more worlds when asked to refine."""
 PEG_BOUND = 30
-"""A side whose score, its show in a world and this many pegging points stay short of the target cannot
-win in this deal there: the play is solved for points and the board values the end of the deal.  More
-than two players peg this much in a deal about once in ... (the search for the game costs more)."""
+"""Where each side's score, its show in a world and this many pegging points stay short of the target,
+nobody wins in that world's deal: the play is solved for points (cheaper) and the board values the end
+of the deal.  A side pegs 3-5 points in a 2-player play on average; 30 or more is a freak (a world
+that has one while the bound says otherwise is valued as if the deal ended nobody's game)."""
 
 
 @dataclass(frozen=True, slots=True)
