@@ -256,7 +256,6 @@ class _Deal2:
         played_by = [tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == s) for s in (0, 1)]
         to_crib = 4 - len(v.discards)
         position = _count(play)
-        pegged = (0, 0)
         sums: dict[int, list[float]] = {}
         worlds = _holdings(dealer, opp, rng, samples)
         for held in worlds:
@@ -265,7 +264,7 @@ class _Deal2:
             crib = tuple(v.discards) + tuple(rng.sample(rest, to_crib))
             hands = [played_by[s] + tuple(c for c in held[s]) for s in (0, 1)]
             hands[self.me] = tuple(v.hand)
-            for r, net, win in self._play_out_held(held, hands, crib, v.starter, position, pegged):
+            for r, net, win in self._lines(held, hands, crib, v.starter, position):
                 acc = sums.setdefault(r, [0.0, 0.0])
                 acc[0] += net
                 acc[1] += win
@@ -274,10 +273,10 @@ class _Deal2:
         n = len(worlds)
         return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
 
-    def _play_out_held(self, held: Sequence[Sequence[Card]], hands: Sequence[Sequence[Card]], crib: Sequence[Card],
-                       starter: Card, position: tuple[int, int, int, int, int],
-                       pegged: tuple[int, int]) -> list[tuple[int, float, float]]:
-        """:meth:`_play_out` from the cards still held (the show counts the whole ``hands``)."""
+    def _lines(self, held: Sequence[Sequence[Card]], hands: Sequence[Sequence[Card]], crib: Sequence[Card],
+               starter: Card, position: tuple[int, int, int, int, int]) -> list[tuple[int, float, float]]:
+        """Each move of the seat at the play ``position`` (a rank, 0 for go) in one world (the cards
+        ``held``; the show counts the whole ``hands``): the net points of the rest of the deal, the chance."""
         show = self._show(hands, crib, starter)
         packed = _hands(held)
         show_net = sum(p if s == self.me else -p for s, p in show)
@@ -286,7 +285,7 @@ class _Deal2:
         out = []
         if self._near(scores, show):
             search = self._win_search(scores, show)
-            wins = dict(search.lines(packed, *position, *pegged))
+            wins = dict(search.lines(packed, *position, 0, 0))
             for r, val in lines:
                 out.append((r, self._net(self.solver.points(val)) + show_net, wins[r]))
         else:
