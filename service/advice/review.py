@@ -46,8 +46,8 @@ from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.options import GameOptions
 
 from . import bot, odds
-from .evaluate import SAMPLES, action_values
 from .discards import analyse_discards
+from .evaluate import SAMPLES, action_values
 from .luck import cut_luck, dealt_luck
 from .pegging import advise, knowledge
 
@@ -302,7 +302,7 @@ def _claimant(state: GameState, action: GameAction) -> int:
 
 def _true_claim(state: GameState, action: GameAction) -> GameAction:
     """The action with the claim the rules give: the points the claimant made."""
-    after, events = apply_action(state, with_claim(action, None))
+    _, events = apply_action(state, with_claim(action, None))
     seat = _claimant(state, action)
     if type(action) is Cut:
         made = sum(e.points for e in events if type(e) is StarterTurned)
