@@ -15,6 +15,7 @@ Environment: BENCH_REVIEW_GAMES (games a line, default 10).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import statistics
 import time
@@ -35,7 +36,7 @@ def played(seed: str, levels: tuple[str, ...], players: int = 2) -> tuple[GameOp
     final state, actions and record (as ``/v1/games/review`` takes it)."""
     options = {"deck": "seeded", "seed": seed, "players": players}
     o = GameOptions(**options)  # type: ignore[arg-type]
-    state, _ = new_game(o, dealer=0, game_id=f"{abs(hash(seed)) % 2**64:032x}")
+    state, _ = new_game(o, dealer=0, game_id=hashlib.sha256(seed.encode()).hexdigest()[:32])
     record: list[str] = []
     while state.phase != "over":
         seat = state.to_act()[0]

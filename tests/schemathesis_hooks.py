@@ -554,7 +554,7 @@ def suggest_body(draw) -> dict:
     if state.options.deck == "client" and state.phase in ("deal", "cut"):
         state, _ = new_game(GameOptions(), dealer=0)
     body: dict[str, Any] = {"state": state_to_json(state), "seat": state.to_act()[0]}
-    _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong"])))
+    _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong", "board"])))
     return body
 
 

@@ -42,6 +42,8 @@ def test_the_bot_only_suggests_legal_actions(players, five_and_two, seed, levels
 def monkeypatch_samples(monkeypatch):
     monkeypatch.setattr(bot_module, "BOT_SAMPLES", 3)  # a short game: few deals a decision
     monkeypatch.setattr(bot_module, "BOARD_SAMPLES", 4)
+    monkeypatch.setattr(bot_module, "BOARD_REFINE", 4)
+    monkeypatch.setattr(bot_module, "BOARD_PLAY_SAMPLES", 4)
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (2, 3), (3, 4), (4, 5)])
@@ -57,19 +59,12 @@ def test_the_board_level_only_suggests_legal_actions(players, seed, monkeypatch_
 def test_the_board_level_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
     """As below, near the target (both sides past 100, so the board level plays for the game): seat 1's
     discard and its plays are the same, numbers and all, whatever seat 0 holds and throws."""
-    from service.core.game import Cut, Discard
+    from service.core.game import Cut
     from service.core.game.state import restore
-    options = GameOptions(deck="client")
     rng = random.Random(12)
     for _ in range(3):
-        cards = [CARDS[c] for c in rng.sample(range(52), 52)]
-        mine, starter = tuple(cards[6:12]), cards[40]
-        games = []
-        for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
-            s = restore("3" * 32, options, 1, None, 2, 0, ((103, 103), (108, 108)), 15, "0" * 64, ())
-            s, _ = apply_action(s, Deal(0, (theirs, mine), ()))
-            s, _ = apply_action(s, Discard(0, theirs[:2]))
-            games.append(s)
+        starter, games = twin_deals(rng, lambda: restore("3" * 32, GameOptions(deck="client"), 1, None, 2, 0,
+                                                         ((103, 103), (108, 108)), 15, "0" * 64, ()))
         a, b = (bot.suggest(bot.seat_view(s, 1), "board") for s in games)
         assert a == b and a.reason.get("samples")  # played for the game
         for i, s in enumerate(games):
@@ -108,21 +103,30 @@ def test_the_bot_sees_only_its_own_cards(monkeypatch_samples):
         assert va == vb  # so the bot, a function of the view alone, cannot tell them apart
 
 
+def twin_deals(rng, start):
+    """Two deals from ``start()`` alike in all seat 1 sees (its six cards; the starter, returned) but not
+    in seat 0's cards and discards, seat 0 having thrown: (starter, [state, state])."""
+    from service.core.game import Discard
+    cards = [CARDS[c] for c in rng.sample(range(52), 52)]
+    mine, starter = tuple(cards[6:12]), cards[40]
+    states = []
+    for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
+        s, _ = apply_action(start(), Deal(0, (theirs, mine), ()))
+        s, _ = apply_action(s, Discard(0, theirs[:2]))
+        states.append(s)
+    return starter, states
+
+
 def test_the_bot_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
     """Two deals alike in all seat 1 sees (its cards, the starter, the public
     actions) but not in seat 0's cards and discards: in the play seat 1's bot
     answers the same, numbers and all."""
-    from service.core.game import Cut, Discard
-    options = GameOptions(deck="client")
+    from service.core.game import Cut
     rng = random.Random(11)
     for _ in range(5):
-        cards = [CARDS[c] for c in rng.sample(range(52), 52)]
-        mine, starter = tuple(cards[6:12]), cards[40]
+        starter, twins = twin_deals(rng, lambda: new_game(GameOptions(deck="client"), dealer=0, game_id="1" * 32)[0])
         states = []
-        for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
-            s, _ = new_game(options, dealer=0, game_id="1" * 32)
-            s, _ = apply_action(s, Deal(0, (theirs, mine), ()))
-            s, _ = apply_action(s, Discard(0, theirs[:2]))
+        for s in twins:
             own = bot.suggest(bot.seat_view(s, 1)).action
             s, _ = apply_action(s, own)
             s, _ = apply_action(s, Cut(1, starter))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_advice_bot import twin_deals
 
 from service.advice import bot
 from service.advice.evaluate import action_values
@@ -111,15 +112,8 @@ def test_values_are_a_function_of_the_seats_view() -> None:
     values, numbers and all, at the discard and in the play."""
     rng = random.Random(5)
     for _ in range(3):
-        cards = rng.sample(CARDS, 52)
-        mine, starter = tuple(cards[6:12]), cards[40]
-        states = []
-        for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
-            s = restore("7" * 32, GameOptions(deck="client"), 1, None, 2, 0, ((104, 104), (110, 110)), 15,
-                        "0" * 64, ())
-            s, _ = apply_action(s, Deal(0, (theirs, mine), ()))
-            s, _ = apply_action(s, Discard(0, theirs[:2]))
-            states.append(s)
+        starter, states = twin_deals(rng, lambda: restore("7" * 32, GameOptions(deck="client"), 1, None, 2, 0,
+                                                          ((104, 104), (110, 110)), 15, "0" * 64, ()))
         a, b = (action_values(s, 1, seed=3, samples=4) for s in states)
         assert a == b and len(a) == 15
         plays = []

@@ -216,6 +216,15 @@ def test_a_deal_played_on_the_kernel_is_the_referees(k: ModuleType, deal, data: 
 # -- the search -------------------------------------------------------------------------
 
 
+def _near_the_end(ref: Referee, data: st.DataObject) -> Referee:
+    """The referee's play advanced at random until few cards are left (a search small enough to check
+    against every line)."""
+    players = ref.n
+    while ref.turn is not None and sum(len(h) for h in ref.hands) > 2 * players + (players == 2) * 2:
+        ref.step(data.draw(st.sampled_from(sorted(ref.legal(), key=str))))
+    return ref
+
+
 def referee_minimax(ref: Referee, side_of, sides: int) -> tuple[int, ...]:
     """Every line through the referee (no memo, every card its own move): the points each side pegs from
     here, each seat maximising its side's net, then its own, then the points themselves."""
@@ -242,9 +251,7 @@ def referee_minimax(ref: Referee, side_of, sides: int) -> tuple[int, ...]:
 @given(deals(), st.data())
 def test_the_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, data: st.DataObject) -> None:
     players, pone, hands, _ = deal
-    ref = Referee(players, pone, hands)
-    while ref.turn is not None and sum(len(h) for h in ref.hands) > 2 * players + (players == 2) * 2:
-        ref.step(data.draw(st.sampled_from(sorted(ref.legal(), key=str))))
+    ref = _near_the_end(Referee(players, pone, hands), data)
     if ref.turn is None:
         return
     side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
@@ -356,21 +363,26 @@ def referee_win(ref: Referee, side_of, side: int, need: tuple[int, int], termina
     maximise, the others minimise."""
     if ref.turn is None:
         return terminal(*pegged)
-    values = []
-    for action in sorted(ref.legal(), key=str):
-        if type(action) is Go and ref.fits(action.seat):
-            continue  # the search never reneges
-        nxt = copy.deepcopy(ref)
-        got = nxt.step(action)
-        p = list(pegged)
-        won = None
-        for (s, _, pts), n in got.items():  # one side scores in a step: the mover, or the last to lay
-            p[side_of(s)] += pts * n
-            if p[side_of(s)] >= need[side_of(s)]:
-                won = side_of(s)
-        values.append((1.0 if won == side else 0.0) if won is not None
-                      else referee_win(nxt, side_of, side, need, terminal, (p[0], p[1])))
+    values = [referee_line(ref, action, side_of, side, need, terminal, pegged)
+              for action in sorted(ref.legal(), key=str)
+              if not (type(action) is Go and ref.fits(action.seat))]  # the search never reneges
     return max(values) if side_of(ref.turn) == side else min(values)
+
+
+def referee_line(ref: Referee, action, side_of, side: int, need: tuple[int, int], terminal,
+                 pegged: tuple[int, int]) -> float:
+    """:func:`referee_win` of the line ``action`` begins."""
+    nxt = copy.deepcopy(ref)
+    got = nxt.step(action)
+    p = list(pegged)
+    won = None
+    for (s, _, pts), n in got.items():  # one side scores in a step: the mover, or the last to lay
+        p[side_of(s)] += pts * n
+        if p[side_of(s)] >= need[side_of(s)]:
+            won = side_of(s)
+    if won is not None:
+        return 1.0 if won == side else 0.0
+    return referee_win(nxt, side_of, side, need, terminal, (p[0], p[1]))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -381,9 +393,7 @@ def test_the_win_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, d
     if players == 3:
         players, hands = 2, hands[:2]
         pone %= 2
-    ref = Referee(players, pone, hands)
-    while ref.turn is not None and sum(len(h) for h in ref.hands) > 2 * players + (players == 2) * 2:
-        ref.step(data.draw(st.sampled_from(sorted(ref.legal(), key=str))))
+    ref = _near_the_end(Referee(players, pone, hands), data)
     if ref.turn is None:
         return
     side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
@@ -403,14 +413,5 @@ def test_the_win_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, d
     for action in ref.legal():
         if type(action) is Go and ref.fits(action.seat):
             continue
-        nxt = copy.deepcopy(ref)
-        got = nxt.step(action)
-        p = [0, 0]
-        won = None
-        for (s, _, pts), n in got.items():
-            p[side_of(s)] += pts * n
-            if p[side_of(s)] >= (need0, need1)[side_of(s)]:
-                won = side_of(s)
-        want = ((1.0 if won == side else 0.0) if won is not None
-                else referee_win(nxt, side_of, side, (need0, need1), terminal, (p[0], p[1])))
+        want = referee_line(ref, action, side_of, side, (need0, need1), terminal, (0, 0))
         assert lines[action.card.rank if type(action) is PlayCard else 0] == pytest.approx(want), action

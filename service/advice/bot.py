@@ -50,7 +50,11 @@ BOARD_NEAR = 60
 """The board level plays for the game once a side is this close to the target (it scores more than 60
 in a deal almost never); farther, as the strong level (the same choices, far cheaper)."""
 BOARD_SAMPLES = 24
-"""Worlds the board level values a decision over (:data:`.evaluate.SAMPLES`)."""
+"""Worlds the board level values a discard over (:data:`.evaluate.SAMPLES`) ..."""
+BOARD_REFINE = 72
+"""... and its best four discards over this many more (the close calls decide games near the end)."""
+BOARD_PLAY_SAMPLES = 48
+"""Worlds the board level values a play over, when the other seat's holdings are too many to take each."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +143,12 @@ def _near(v: SeatView) -> bool:
 
 
 def _for_the_game(v: SeatView) -> Suggestion:
-    values = view_values(v, seed=v.state_key, samples=BOARD_SAMPLES)
+    samples = BOARD_PLAY_SAMPLES if v.phase == "play" else BOARD_SAMPLES
+    values = view_values(v, seed=v.state_key, samples=samples, refine=BOARD_REFINE)
     if len(values) == 1:
         return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
     best = values[0]
-    reason: dict[str, Any] = {"phase": v.phase, "samples": BOARD_SAMPLES, "win": best.win, "points": best.points,
+    reason: dict[str, Any] = {"phase": v.phase, "samples": samples, "win": best.win, "points": best.points,
                               "runner_up_win": values[1].win}
     if v.phase == "play":
         reason["choices"] = [{"action": o.action, "points": o.points, "win": o.win} for o in values]

@@ -47,17 +47,19 @@ from service.core.options import side_of, sides_of
 from service.core.play import PlayCard
 
 from .discards import analyse_discards
+from .odds import board_odds
 from .pegging import Solver, _count, _Dealer, _hands, _moves, advise, knowledge
 from .view import SeatView, seat_view
 
-from .odds import board_odds
-
 SAMPLES = 24
 """Worlds a decision is valued over (the same worlds for every action)."""
+REFINE_TOP = 4
+"""The discards valued over more worlds when asked to refine."""
 PEG_BOUND = 30
-"""A side whose score, its show in a world and this many pegging points stay short of the target cannot
-win in this deal there: the play is solved for points and the board values the end of the deal.  More
-than two players peg this much in a deal about once in ... (the search for the game costs more)."""
+"""Where each side's score, its show in a world and this many pegging points stay short of the target,
+nobody wins in that world's deal: the play is solved for points (cheaper) and the board values the end
+of the deal.  A side pegs 3-5 points in a 2-player play on average; 30 or more is a freak (a world
+that has one while the bound says otherwise is valued as if the deal ended nobody's game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +78,8 @@ def action_values(state: GameState, seat: int, *, seed: int | str = 0,
     return view_values(seat_view(state, seat), seed=seed, samples=samples)
 
 
-def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES) -> list[ActionValue]:
-    """:func:`action_values` from a seat's view."""
+def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, refine: int = 0) -> list[ActionValue]:
+    """:func:`action_values` from a seat's view; ``refine``: more worlds for the best few discards."""
     if v.seat not in v.to_act:
         return []
     if v.players != 2:
@@ -89,7 +91,7 @@ def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES) -> 
     elif v.phase == "show":
         values = ev.show(rng, samples)
     else:
-        values = ev.before_play(rng, samples)
+        values = ev.before_play(rng, samples, refine)
     return ranked(values)
 
 
@@ -136,7 +138,7 @@ class _Deal2:
             reach[side] += pts
         return any(r + PEG_BOUND >= self.target for r in reach)
 
-    def _show(self, hands: Sequence[Sequence[int]], crib: Sequence[int], starter: int,
+    def _show(self, hands: Sequence[Sequence[Card]], crib: Sequence[Card], starter: Card,
               start: int = 0) -> list[tuple[int, int]]:
         """The show in its order from its ``start``-th count: (side, points)."""
         order = [self.pone, self.dealer]
@@ -157,7 +159,7 @@ class _Deal2:
     def _net(self, pts: Sequence[float]) -> float:
         return pts[self.me] - pts[1 - self.me]
 
-    def _whole_play(self, hands: Sequence[Sequence[int]], crib: Sequence[int], starter: int,
+    def _whole_play(self, hands: Sequence[Sequence[Card]], crib: Sequence[Card], starter: Card,
                     scores: Sequence[int]) -> tuple[float, float]:
         """The net points and the chance of the rest of the deal from before the play (heels first)."""
         s = list(scores)
@@ -185,9 +187,10 @@ class _Deal2:
 
     # -- the phases ------------------------------------------------------------------------------------------
 
-    def before_play(self, rng: random.Random, samples: int) -> list[ActionValue]:
+    def before_play(self, rng: random.Random, samples: int, refine: int = 0) -> list[ActionValue]:
         """The deal, the discard or the cut: worlds of the unseen dealt cards and starter; the other seat
-        discards as the strong level does; each of the seat's discards (or the one it made) played out."""
+        discards as the strong level does; each of the seat's discards (or the one it made) played out;
+        with ``refine``, the :data:`REFINE_TOP` best after ``samples`` worlds are valued over that many more."""
         v = self.v
         dealt = 5 if v.five_and_two else 6
         to_crib = 2 if v.five_and_two else 0
@@ -204,27 +207,42 @@ class _Deal2:
             actions = [(Cut(self.me), tuple(v.discards))]
         seen = set(mine or ())
         unseen = [c for c in CARDS if c not in seen]
-        sums = [[0.0, 0.0] for _ in actions]
         # the starters spread over the unseen cards (each once before any twice): the hands' shows, most of
         # a discard's value, are then nearly exact over the worlds
         starters = rng.sample(unseen, len(unseen))
-        for w in range(samples):
-            starter = starters[w % len(starters)]
-            cards = rng.sample([c for c in unseen if c != starter], dealt * (1 if mine is not None else 2) + to_crib)
-            own = mine if mine is not None else tuple(cards[dealt:2 * dealt])
-            theirs = tuple(cards[:dealt])
-            dealt_crib = tuple(cards[len(cards) - to_crib:])
-            their_throw = _strong_throw(theirs, opp == self.dealer)
-            for i, (_, d) in enumerate(actions):
-                d = d if d is not None else _strong_throw(own, self.me == self.dealer)
-                hands: list[tuple[int, ...]] = [(), ()]
-                hands[self.me] = tuple(c for c in own if c not in d)
-                hands[opp] = tuple(c for c in theirs if c not in their_throw)
-                crib = tuple(d) + their_throw + dealt_crib
-                net, win = self._whole_play(hands, crib, starter, self.scores)
-                sums[i][0] += net
-                sums[i][1] += win
-        return [ActionValue(a, p / samples, w / samples) for (a, _), (p, w) in zip(actions, sums)]
+        worlds = 0
+
+        def add(which: Sequence[int], n: int) -> None:
+            nonlocal worlds
+            for _ in range(n):
+                starter = starters[worlds % len(starters)]
+                worlds += 1
+                cards = rng.sample([c for c in unseen if c != starter],
+                                   dealt * (1 if mine is not None else 2) + to_crib)
+                own = mine if mine is not None else tuple(cards[dealt:2 * dealt])
+                theirs = tuple(cards[:dealt])
+                dealt_crib = tuple(cards[len(cards) - to_crib:])
+                their_throw = _strong_throw(theirs, opp == self.dealer)
+                for i in which:
+                    d = actions[i][1]
+                    d = d if d is not None else _strong_throw(own, self.me == self.dealer)
+                    hands: list[tuple[Card, ...]] = [(), ()]
+                    hands[self.me] = tuple(c for c in own if c not in d)
+                    hands[opp] = tuple(c for c in theirs if c not in their_throw)
+                    net, win = self._whole_play(hands, tuple(d) + their_throw + dealt_crib, starter, self.scores)
+                    sums[i][0] += net
+                    sums[i][1] += win
+                    counts[i] += 1
+
+        sums = [[0.0, 0.0] for _ in actions]
+        counts = [0] * len(actions)
+        add(range(len(actions)), samples)
+        if refine and len(actions) > REFINE_TOP:
+            # the closest calls get more worlds (the same ones for each): the choice among them is the one
+            # sampling would otherwise leave to chance
+            top = sorted(range(len(actions)), key=lambda i: (-sums[i][1], -sums[i][0]))[:REFINE_TOP]
+            add(top, refine)
+        return [ActionValue(a, p / n, w / n) for (a, _), (p, w), n in zip(actions, sums, counts)]
 
     def play(self, rng: random.Random, samples: int) -> list[ActionValue]:
         """A play: worlds of the other seat's unplayed cards (consistent with its goes) and of the crib's
@@ -238,7 +256,6 @@ class _Deal2:
         played_by = [tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == s) for s in (0, 1)]
         to_crib = 4 - len(v.discards)
         position = _count(play)
-        pegged = (0, 0)
         sums: dict[int, list[float]] = {}
         worlds = _holdings(dealer, opp, rng, samples)
         for held in worlds:
@@ -247,7 +264,7 @@ class _Deal2:
             crib = tuple(v.discards) + tuple(rng.sample(rest, to_crib))
             hands = [played_by[s] + tuple(c for c in held[s]) for s in (0, 1)]
             hands[self.me] = tuple(v.hand)
-            for r, net, win in self._play_out_held(held, hands, crib, v.starter, position, pegged):
+            for r, net, win in self._lines(held, hands, crib, v.starter, position):
                 acc = sums.setdefault(r, [0.0, 0.0])
                 acc[0] += net
                 acc[1] += win
@@ -256,10 +273,10 @@ class _Deal2:
         n = len(worlds)
         return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
 
-    def _play_out_held(self, held: Sequence[Sequence[int]], hands: Sequence[Sequence[int]], crib: Sequence[int],
-                       starter: int, position: tuple[int, int, int, int, int],
-                       pegged: tuple[int, int]) -> list[tuple[int, float, float]]:
-        """:meth:`_play_out` from the cards still held (the show counts the whole ``hands``)."""
+    def _lines(self, held: Sequence[Sequence[Card]], hands: Sequence[Sequence[Card]], crib: Sequence[Card],
+               starter: Card, position: tuple[int, int, int, int, int]) -> list[tuple[int, float, float]]:
+        """Each move of the seat at the play ``position`` (a rank, 0 for go) in one world (the cards
+        ``held``; the show counts the whole ``hands``): the net points of the rest of the deal, the chance."""
         show = self._show(hands, crib, starter)
         packed = _hands(held)
         show_net = sum(p if s == self.me else -p for s, p in show)
@@ -268,7 +285,7 @@ class _Deal2:
         out = []
         if self._near(scores, show):
             search = self._win_search(scores, show)
-            wins = dict(search.lines(packed, *position, *pegged))
+            wins = dict(search.lines(packed, *position, 0, 0))
             for r, val in lines:
                 out.append((r, self._net(self.solver.points(val)) + show_net, wins[r]))
         else:
@@ -354,9 +371,9 @@ def _table_values(v: SeatView) -> list[ActionValue]:
         if net >= 0:
             s[me] += round(net)
         else:
-            for o in range(sides):
-                if o != me:
-                    s[o] += round(-net / (sides - 1))
+            for other in range(sides):
+                if other != me:
+                    s[other] += round(-net / (sides - 1))
         if max(s) >= v.target:
             win = 1.0 if s[me] >= v.target else 0.0
         else:

@@ -46,8 +46,8 @@ from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.options import GameOptions
 
 from . import bot, odds
-from .evaluate import SAMPLES, action_values
 from .discards import analyse_discards
+from .evaluate import SAMPLES, action_values
 from .luck import cut_luck, dealt_luck
 from .pegging import advise, knowledge
 
@@ -302,7 +302,7 @@ def _claimant(state: GameState, action: GameAction) -> int:
 
 def _true_claim(state: GameState, action: GameAction) -> GameAction:
     """The action with the claim the rules give: the points the claimant made."""
-    after, events = apply_action(state, with_claim(action, None))
+    _, events = apply_action(state, with_claim(action, None))
     seat = _claimant(state, action)
     if type(action) is Cut:
         made = sum(e.points for e in events if type(e) is StarterTurned)
@@ -358,8 +358,9 @@ class _Reviewer:
         else:
             # Not among the valued actions: a go while holding a card that fits (a renege under
             # tournament rules), valued at what its penalty cost on the board (a lower bound).
-            taken_points = best_points + _net(state, after, self.options.side_of(seat))
-            taken_win = self._on_the_board(state, seat, [(best_action, best_points), (taken, taken_points)])[1][2]
+            penalty = -_net(state, after, self.options.side_of(seat))
+            (_, _, won), (_, _, lost) = self._on_the_board(state, seat, [(best_action, 0.0), (taken, -penalty)])
+            taken_points, taken_win = best_points - penalty, max(0.0, best_win - (won - lost))
         if taken_win >= best_win - TIE and taken_points >= best_points - TIE:
             best_action, best_points, best_win = taken, taken_points, taken_win
         self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
