@@ -6,6 +6,7 @@ this writes the position with the hidden cards as ``null``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from service.advice.odds import board_odds
@@ -57,8 +58,15 @@ def win_probability(state: GameState, outcome: Outcome | None) -> list[float] | 
     o = state.options
     if o.players == 3:
         return None
-    chances = board_odds(o.players, o.target, [front for front, _ in state.pegs], state.dealer, o.five_and_two)
-    return [round(p, 4) for p in chances]
+    return list(_rounded_odds(o.players, o.target, tuple(front for front, _ in state.pegs), state.dealer,
+                              o.five_and_two))
+
+
+@lru_cache(maxsize=8192)
+def _rounded_odds(players: int, target: int, scores: tuple[int, ...], dealer: int,
+                  five_and_two: bool) -> tuple[float, ...]:
+    # every answer of a deal asks the same: cached, the lookup costs a view almost nothing
+    return tuple(round(p, 4) for p in board_odds(players, target, scores, dealer, five_and_two))
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
