@@ -6,7 +6,7 @@ figures, over the same random items (the answer cache off, every pattern's
 JSON pieces made before timing, so neither side is helped):
 
 1. in-process scoring: :func:`service.http.resources.hands.show_body` per
-   item (the core's ``score_show`` + ``to_json_text``), minimum of
+   item (the core's ``score_show``, the boundary's ``show_json_text``), minimum of
    interleaved rounds -- the reference;
 2. the endpoint in-process: raw WSGI calls of the batch, the same rounds --
    its cost per item over (1) is what the HTTP layer adds;
@@ -54,10 +54,11 @@ def batches(n: int = BODIES, seed: int = 2610) -> tuple[list[bytes], list[list[t
 
 
 def _warm_patterns() -> None:
+    from service.boundary.show import breakdown_template
     from service.core.show import PATTERNS
 
     for p in PATTERNS.values():
-        p.json_breakdown()
+        breakdown_template(p)
 
 
 def bench() -> None:

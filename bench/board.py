@@ -14,10 +14,13 @@ pairs are independent; the two games of a pair are not).
 
 and the CPU cost of a board decision (mean, p99) where it plays for the game.
 
-Run time: about 1 s a late game and 3-4 s a whole game on one core here,
-so the defaults (BENCH_BOARD_LATE_PAIRS=200, BENCH_BOARD_PAIRS=60,
-BENCH_BOARD_GREEDY_PAIRS=30) take about 15 minutes; the late interval is
-then about +/- 0.05, the whole-game ones +/- 0.08.
+Run time, measured on 2 shared cores: about 3.5 s a late pair and 10-35 s a
+whole-game pair (the board level plays for the game from 61 on, some 60
+decisions a game at 80-140 ms CPU each), so the defaults
+(BENCH_BOARD_LATE_PAIRS=250, BENCH_BOARD_PAIRS=40, BENCH_BOARD_GREEDY_PAIRS=30)
+take 30-45 minutes.  Fewer will not do: 75-85 % of the pairs split (the cards
+decide both games alike), so an edge of 2-3 % needs some 250-450 late pairs
+for its 95 % interval to clear 50 %.
 """
 
 from __future__ import annotations
@@ -35,8 +38,8 @@ from service.core.options import GameOptions
 
 from .advice import _mean_interval, _pct
 
-LATE_PAIRS = int(os.environ.get("BENCH_BOARD_LATE_PAIRS", "200"))
-PAIRS = int(os.environ.get("BENCH_BOARD_PAIRS", "60"))
+LATE_PAIRS = int(os.environ.get("BENCH_BOARD_LATE_PAIRS", "250"))
+PAIRS = int(os.environ.get("BENCH_BOARD_PAIRS", "40"))
 GREEDY_PAIRS = int(os.environ.get("BENCH_BOARD_GREEDY_PAIRS", "30"))
 LATE = (90, 120)
 """Both sides' scores at the start of a late pair, drawn uniformly in this range."""
@@ -51,12 +54,16 @@ def late_start(seed: str, dealer: int, scores: tuple[int, int], game_id: str) ->
                    tuple((s, s) for s in scores), 6 * 2 + 3, "0" * 64, ())
 
 
-def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool = True) -> dict[str, Any]:
-    """``board`` against ``opponent`` over ``pairs`` duplicate pairs (from late boards when ``late``)."""
+def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool = True,
+              first: int = 0) -> dict[str, Any]:
+    """``board`` against ``opponent`` over ``pairs`` duplicate pairs (from late boards when ``late``), the
+    pairs ``first`` on of the seed's sequence (runs of consecutive pairs combine into one)."""
     rng = random.Random(seed)
+    for _ in range(2 * first):
+        rng.randint(*LATE)
     scores, cost = [], []
     t0 = time.perf_counter()
-    for g in range(pairs):
+    for g in range(first, first + pairs):
         board_scores = (rng.randint(*LATE), rng.randint(*LATE))
         pair = 0.0
         for board_seat in (0, 1):
@@ -78,11 +85,11 @@ def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool =
                 state, _ = apply_action(state, s.action)
             pair += (state.position.winner == board_seat) / 2
         scores.append(pair)
-        if progress and (g + 1) % max(1, pairs // 5) == 0:
+        if progress and len(scores) % max(1, pairs // 5) == 0:
             lo, hi = _mean_interval(scores)
-            print(f"    {g + 1} pairs: board wins {statistics.mean(scores):.3f} [{lo:.3f}, {hi:.3f}]"
+            print(f"    {len(scores)} pairs: board wins {statistics.mean(scores):.3f} [{lo:.3f}, {hi:.3f}]"
                   f" ({time.perf_counter() - t0:.0f} s)", flush=True)
-    return {"pairs": pairs, "rate": statistics.mean(scores), "interval": _mean_interval(scores),
+    return {"pairs": pairs, "scores": scores, "rate": statistics.mean(scores), "interval": _mean_interval(scores),
             "split": sum(s == 0.5 for s in scores) / pairs, "cost": cost, "seconds": time.perf_counter() - t0}
 
 

@@ -11,7 +11,7 @@ busy moment slows every case alike and the minimum is what the code costs.
   CORS on a request with ``Origin``).
 * The schemas: ``HandScoreRequest.load`` and each field's ``deserialize``,
   marshmallow's floor (an empty schema), the "no card twice" check.
-* The answer: ``score_show`` + ``to_json_text`` (the core's JSON), and a cache hit.
+* The answer: ``score_show`` + ``show_json_text`` (the boundary's JSON), and a cache hit.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def bench(scores, pegging, gos) -> None:
         "  crib: StrictBoolean().deserialize": _loop(lambda d: flag.deserialize(d["crib"]), datas),
         "  no card twice (DistinctCardsSchema)": _loop(schema._no_card_twice, loaded),
         "score_show": _loop(lambda d: score_show(d["cards"], d["starter"], d["crib"]), loaded),
-        "the answer: show_body (to_json_text, bytes)": _loop(lambda d: show_body(d["cards"], d["starter"], d["crib"]),
+        "the answer: show_body (show_json_text, bytes)": _loop(lambda d: show_body(d["cards"], d["starter"], d["crib"]),
                                                         loaded),
         "the answer from the cache (a hit)": _loop(lambda d: cached(d["cards"], d["starter"], d["crib"]), loaded),
     }))

@@ -38,6 +38,7 @@ OURS = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[2])
 from service.core.cards import CARDS
+from service.boundary.show import show_json_text
 from service.core.show import score_show, show_total
 deals = [(tuple(CARDS[c] for c in h), CARDS[s]) for h, s in json.load(open(sys.argv[1]))]
 def best(fn):
@@ -50,10 +51,10 @@ def lazy():
 def items():
     for h, s in deals: score_show(h, s).items
 def document():
-    for h, s in deals: score_show(h, s).to_json_text()
+    for h, s in deals: show_json_text(score_show(h, s))
 def totals():
     for h, s in deals: show_total(h, s)
-for name, fn in (("score_show", lazy), ("score_show.items", items), ("score_show.to_json_text", document),
+for name, fn in (("score_show", lazy), ("score_show.items", items), ("show_json_text(score_show)", document),
                  ("show_total", totals)):
     print(name, best(fn))
 """
@@ -104,7 +105,7 @@ def bench_show_vs_peer(deals: list[tuple[tuple[int, ...], int]], rounds: int = 3
     notes = {
         "score_show": "as the core answers it: cards, total and the pattern; the breakdown on demand",
         "score_show.items": "and the breakdown materialised: one item per scoring combination",
-        "score_show.to_json_text": "and the API's whole document as JSON (breakdown, subtotals, call)",
+        "show_json_text(score_show)": "and the API's whole document as JSON (breakdown, subtotals, call)",
         "show_total": "the total only",
     }
     for name, note in notes.items():

@@ -2,4 +2,4 @@
 and ``cribbage-service --version`` report it; tests/test_versions.py holds openapi.yaml's
 ``info.version``, CHANGELOG.md and the Kubernetes image tag to it."""
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Sequence
 
 from service._version import __version__
+from service.boundary.show import show_json_text
 from service.core.cards import Card, parse_cards
 from service.core.errors import CribbageError
 from service.core.show import KINDS, ShowScore, score_show
@@ -72,7 +73,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"cribbage-service score: error: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(score.to_json_text())
+        print(show_json_text(score))
     else:
         _print_score(score)
     return 0

@@ -3,8 +3,10 @@
 * An ast scan of ``service/core``: no JSON library imported, nothing of the
   edge (falcon, marshmallow, :mod:`service.http`, :mod:`service.boundary`),
   no string naming a request field (``"state/"``, ``"options/"`` ...), no
-  ``*_json`` function (but the show's document, the one left there); and
-  nowhere in ``service/`` a location re-spelled by assigning ``.field``.
+  ``*_json`` function, no JSON text written by hand (a string holding
+  ``"key":``, as the show's document templates did before they moved to
+  :mod:`service.boundary.show`); and nowhere in ``service/`` a location
+  re-spelled by assigning ``.field``.
 * Locations: each layer adds where its part sits; the pointer is RFC 6901.
 * :mod:`service.core.game.observe`: counts worked out from the rules (a
   2-player deal: 6 cards each, 2 discarded, so C(6, 2) = 15 legal discards a
@@ -14,6 +16,8 @@
 from __future__ import annotations
 
 import ast
+import random
+import re
 from math import comb
 from pathlib import Path
 
@@ -33,9 +37,10 @@ CORE = SERVICE / "core"
 EDGE_MODULES = ("json", "orjson", "ujson", "simplejson", "marshmallow", "falcon", "service.http", "service.boundary")
 REQUEST_PREFIXES = ("state/", "options/", "action/", "record/", "items/", "games/", "/state", "/options",
                     "/action", "/record")
-SHOW_DOCUMENT = {"show.py", "show_text.py"}
-"""The show's score document is still written in the core, as JSON text (another
-change is rewriting the show); the one exception, and it must still be one."""
+JSON_TEXT = re.compile(r'[{\[,]\s*"[^"\s]+"\s*:|"\w+":\S')
+"""JSON text in a string: an object's key after ``{``, ``[`` or ``,``, or a key
+glued to its value (compact JSON); prose such as ``{"seat": 0}`` in a
+docstring is the first kind too, so the core's docstrings use none."""
 
 
 def _trees(root: Path) -> list[tuple[Path, ast.AST]]:
@@ -62,15 +67,8 @@ def _edge_imports(tree: ast.AST) -> set[str]:
 
 
 def test_the_core_imports_no_json_and_nothing_of_the_edge() -> None:
-    bad = {(p.relative_to(SERVICE).as_posix(), name) for p, tree in _trees(CORE) if p.name not in SHOW_DOCUMENT
-           for name in _edge_imports(tree)}
+    bad = {(p.relative_to(SERVICE).as_posix(), name) for p, tree in _trees(CORE) for name in _edge_imports(tree)}
     assert not bad
-
-
-def test_the_show_document_is_still_the_one_exception() -> None:
-    """When the show's document leaves the core, drop it from SHOW_DOCUMENT."""
-    still = {p.name for p, tree in _trees(CORE) if p.name in SHOW_DOCUMENT and _edge_imports(tree) == {"json"}}
-    assert still == SHOW_DOCUMENT
 
 
 def test_the_core_names_no_request_field() -> None:
@@ -79,9 +77,17 @@ def test_the_core_names_no_request_field() -> None:
     assert not bad
 
 
-def test_the_core_writes_no_json_but_the_show_document() -> None:
-    bad = [(p.relative_to(SERVICE).as_posix(), n.name) for p, tree in _trees(CORE) if p.name not in SHOW_DOCUMENT
+def test_the_core_writes_no_json() -> None:
+    bad = [(p.relative_to(SERVICE).as_posix(), n.name) for p, tree in _trees(CORE)
            for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and "json" in n.name.lower()]
+    assert not bad
+
+
+def test_the_core_holds_no_json_text() -> None:
+    """No template or fragment of a JSON document in the core's strings (the show's
+    document was written that way, as text, before it moved to the boundary)."""
+    bad = [(p.relative_to(SERVICE).as_posix(), s[:60]) for p, tree in _trees(CORE) for s in _strings(tree)
+           if JSON_TEXT.search(s)]
     assert not bad
 
 
@@ -90,6 +96,13 @@ def test_the_scans_see_what_they_look_for() -> None:
     tree = ast.parse('import orjson\nfrom json import dumps\nraise E(at=f"state/{k}")\ndef to_json(): pass\n')
     assert {"orjson", "json"} <= _imported(tree)
     assert any(s.startswith(REQUEST_PREFIXES) for s in _strings(tree))
+    # the show's document as the core once wrote it, and other ways of writing JSON by hand
+    for text in ('{"kind":"%s","cards":[%s],"points":%d}', '],"subtotals":{"fifteen":%d', ',"claim":',
+                 '{"seat": 0}', '[{ "a" : 1}]'):
+        assert any(JSON_TEXT.search(s) for s in _strings(ast.parse(f"x = {text!r}"))), text
+    for prose in ("the count said aloud", 'a "go" is true when given', "ACC 8.4.b: a false claim",
+                  "an entry has either a card or a go", "{seat}: {n}"):
+        assert not JSON_TEXT.search(prose), prose
     assert len(_trees(CORE)) >= 15 and any(p.name == "observe.py" for p, _ in _trees(CORE))
 
 
@@ -194,3 +207,50 @@ def test_each_viewer_sees_its_own_hand_and_nothing_else_before_the_play() -> Non
         assert all(c is None for c in seen.crib)  # 3 players: one card straight to the crib, unseen
     spectator = table_seen(state, None)
     assert all(c is None for h in spectator.hands for c in h)
+
+
+def test_what_a_seat_knows_is_its_own_cards_the_starter_and_the_play() -> None:
+    """At every step of random 2, 3 and 4-player games, each seat knows (``seat_seen``)
+    the cards it was dealt, or kept after its discard, its own discards, the starter once
+    turned and every card or go played this deal, as the rules give them (the test's own
+    record of the deal, not observe.py); each of those cards is one ``visible_cards``
+    lets it see; and the bot's view is made of exactly that."""
+    from service.advice.bot import seat_view
+    from service.core.game import Cut, Deal, Go, PlayCard, Phase
+    from service.core.game.observe import seat_seen, visible_cards
+
+    rng = random.Random(19)
+    steps = 0
+    for players in (2, 3, 4):
+        state, _ = new_game(GameOptions(players=players, deck="seeded", seed=f"seen-{players}"), dealer=0)
+        dealt: dict[int, tuple] = {}
+        laid: dict[int, tuple] = {}
+        starter = None
+        plays: list = []
+        for _ in range(150):
+            if state.phase is Phase.OVER:
+                break
+            action = rng.choice(legal(state))
+            state, events = apply_action(state, action)
+            if type(action) is Deal or any(type(e) is DealRecorded for e in events):
+                dealt = {s: tuple(h) for s, h in enumerate(state.position.hands)}  # a new deal
+                laid, starter, plays = {}, None, []
+            if type(action) is Discard:
+                laid[action.seat] = tuple(action.cards)
+                dealt[action.seat] = tuple(c for c in dealt[action.seat] if c not in action.cards)
+            elif type(action) is Cut:
+                starter = state.position.starter
+            elif type(action) in (PlayCard, Go):
+                plays.append(action)
+            for seat in range(players):
+                known = seat_seen(state, seat)
+                visible = visible_cards(state, seat)
+                assert set(known.hand) == set(dealt.get(seat, ())), (seat, action)
+                assert known.discards == laid.get(seat, ())
+                assert known.starter == starter and list(known.plays) == plays
+                cards = [*known.hand, *known.discards, *([starter] if starter is not None else [])]
+                assert visible is None or set(cards) <= visible
+                view = seat_view(state, seat)
+                assert (view.hand, view.discards, view.starter, view.plays) == tuple(known)
+                steps += 1
+    assert steps > 500

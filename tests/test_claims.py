@@ -340,6 +340,26 @@ def test_a_muggins_call_in_the_play_needs_muggins_and_a_claim(client):
     assert "/plays/2/muggins_called" in fields(problem(post(client, PEGGING, no_claim), 422))
 
 
+@pytest.mark.parametrize("call, muggins, claim, reason", [
+    (3, False, 10, "a muggins call needs muggins on"),
+    (3, True, None, "a muggins call is made on a claim: give the claim too"),
+    (0, True, 10, "a muggins call is 1 to 29 points"),
+    (30, True, 10, "a muggins call is 1 to 29 points"),
+])
+def test_a_muggins_call_is_checked_in_one_place(client, call, muggins, claim, reason):
+    """The same faulty call gets the same reason on a hand, a batch item and a play entry,
+    each at its own field: one check (the core's), located where each request holds it."""
+    claimed = {} if claim is None else {"claim": claim}
+    hand = {**SEVENTEEN_B, **claimed, "muggins": muggins, "muggins_called": call}
+    entry = {"seat": 1, "card": "5D", **({} if claim is None else {"claim": 2}), "muggins_called": call}
+    pegging = {**PLAY_4_6_5, "muggins": muggins, "plays": PLAY_4_6_5["plays"][:2] + [entry]}
+    answers = [(problem(post(client, HANDS, hand), 422), "/muggins_called"),
+               (post(client, "/v1/hands/score-batch", {"items": [hand]}).json["results"][0], "/items/0/muggins_called"),
+               (problem(post(client, PEGGING, pegging), 422), "/plays/2/muggins_called")]
+    for doc, field in answers:
+        assert doc["errors"] == [{"field": field, "reason": reason}], doc
+
+
 def test_judge_muggins_for_an_amount_in_the_core():
     s = [Score(0, "fifteen", 2), Score(0, "pair", 2), Score(0, "run", 3)]
     r = judge(2, 0, s, 2, muggins=True, called=4)

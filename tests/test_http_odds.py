@@ -19,9 +19,9 @@ from service.seal import Sealer
 ODDS = "/v1/odds"
 
 
-@pytest.fixture(scope="module")
-def plain():
-    return falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+@pytest.fixture()
+def plain(client):
+    return client  # conftest's: no state secret in the suite's environment, so plain mode
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ import pytest
 
 from service.core.cards import Card
 from service.core.errors import DuplicateCardError, MalformedError
+from service.boundary.show import show_json, show_json_text
 from service.core.show import KINDS, ShowScore, score_show, show_total
 
 Item = tuple[str, tuple[str, ...], int]
@@ -602,7 +603,7 @@ def test_any_iterable_of_four_cards() -> None:
 
 
 # ---------------------------------------------------------------------------
-# The API document (ShowScore.to_json), against the hand-counted vectors above.
+# The API document (service.boundary.show), against the hand-counted vectors above.
 
 
 def json_items(doc: dict) -> list[Item]:
@@ -618,7 +619,7 @@ def json_items(doc: dict) -> list[Item]:
 ])
 def test_to_json_is_the_hand_counted_breakdown(hand: str, starter: str, crib: bool,
                                                expected: list[Item], total: int) -> None:
-    doc = score_show(cards(hand), Card.parse(starter), crib).to_json()
+    doc = show_json(score_show(cards(hand), Card.parse(starter), crib))
     assert list(doc) == ["cards", "starter", "crib", "total", "breakdown", "subtotals", "call"]
     assert doc["cards"] == hand.split() and doc["starter"] == starter and doc["crib"] is crib
     assert doc["total"] == total == sum(p for _, _, p in expected)
@@ -634,7 +635,7 @@ def test_to_json_is_the_hand_counted_breakdown(hand: str, starter: str, crib: bo
 
 def test_to_json_29_is_the_readme_example() -> None:
     # README "Score a hand": the 29 hand's answer, item by item in that order
-    text = score_show(cards("5H 5C 5S JD"), Card.parse("5D")).to_json_text()
+    text = show_json_text(score_show(cards("5H 5C 5S JD"), Card.parse("5D")))
     doc = json.loads(text)
     assert text == json.dumps(doc, separators=(",", ":"))  # compact, keys in the documented order
     assert list(doc) == ["cards", "starter", "crib", "total", "breakdown", "subtotals", "call"]

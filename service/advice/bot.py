@@ -1,10 +1,12 @@
 """A computer opponent: the action one seat's bot takes, decided from that seat's view only.
 
-:func:`seat_view` takes from a game state exactly what the seat may see (its
-cards as dealt and kept, its own discards, the starter once turned, the
-public play so far); :func:`suggest` decides from that :class:`SeatView`
-alone, so the bot cannot use a card it could not see (the test swaps the
-other seats' hidden cards and gets the same answer).
+:func:`seat_view` (:mod:`.view`) takes from a game state what the seat knows
+(:func:`service.core.game.observe.seat_seen`, the one place that decides
+what a viewer sees: its cards as dealt and kept, its own discards, the
+starter once turned, the public play so far) and the public position and
+board; :func:`suggest` decides from that :class:`SeatView` alone, so the bot cannot
+use a card it could not see (the test swaps the other seats' hidden cards
+and gets the same answer).
 
 Levels:
 
@@ -31,7 +33,7 @@ from typing import Any
 
 from service.core.engine import kernel
 from service.core.errors import IllegalError
-from service.core.game import Count, Cut, Deal, Discard, GameState, can
+from service.core.game import Count, Cut, Deal, Discard, GameState, Phase, can
 from service.core.options import side_of
 
 from .discards import analyse_discards
@@ -77,29 +79,29 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) 
                    else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
         raise IllegalError(f"seat {v.seat} has nothing to do now (phase {v.phase}); {waiting}",
                            rule="out_of_turn", field="seat")
-    if v.phase == "deal":
+    if v.phase is Phase.DEAL:
         if v.deck_client:
             raise IllegalError("with a client deck the table deals the cards, not a bot", rule="cards_required",
                                field="state")
-        return Suggestion(Deal(v.seat), level, {"phase": "deal"})
-    if v.phase == "cut":
+        return Suggestion(Deal(v.seat), level, {"phase": Phase.DEAL})
+    if v.phase is Phase.CUT:
         if v.deck_client:
             raise IllegalError("with a client deck the table turns the starter, not a bot", rule="cards_required",
                                field="state")
-        return Suggestion(Cut(v.seat), level, {"phase": "cut"})
-    if level == "board" and v.phase in ("discard", "play") and _near(v):
+        return Suggestion(Cut(v.seat), level, {"phase": Phase.CUT})
+    if level == "board" and v.phase in (Phase.DISCARD, Phase.PLAY) and _near(v):
         return _for_the_game(v)
-    if v.phase == "discard":
+    if v.phase is Phase.DISCARD:
         return _discard(v, level)
-    if v.phase == "play":
+    if v.phase is Phase.PLAY:
         return _play(v, level, BOT_NODE_BUDGET if node_budget is None else node_budget)
-    # the show
+    assert v.phase is Phase.SHOW  # a seat acts in no other phase (over: none is to act)
     if v.counting_crib:
-        return Suggestion(Count(v.seat), level, {"phase": "show", "counting": "crib"})
+        return Suggestion(Count(v.seat), level, {"phase": Phase.SHOW, "counting": "crib"})
     a, b, c, d = v.hand
     assert v.starter is not None  # turned before the play
     total = kernel.show_total(a, b, c, d, v.starter, False)
-    return Suggestion(Count(v.seat, claim=total), level, {"phase": "show", "counting": "hand", "points": total})
+    return Suggestion(Count(v.seat, claim=total), level, {"phase": Phase.SHOW, "counting": "hand", "points": total})
 
 
 def _discard(v: SeatView, level: str) -> Suggestion:
@@ -108,11 +110,11 @@ def _discard(v: SeatView, level: str) -> Suggestion:
         analysis = analyse_discards(v.hand, v.players, own, model="random")
         best = max(analysis.choices, key=lambda ch: ch.hand.mean)
         return Suggestion(Discard(v.seat, best.discard), level,
-                          {"phase": "discard", "hand_mean": best.hand.mean, "crib": "ignored"})
+                          {"phase": Phase.DISCARD, "hand_mean": best.hand.mean, "crib": "ignored"})
     analysis = analyse_discards(v.hand, v.players, own, model="tuned")
     best = analysis.choices[0]
     return Suggestion(Discard(v.seat, best.discard), level,
-                      {"phase": "discard", "model": analysis.model, "own_crib": own, "hand_mean": best.hand.mean,
+                      {"phase": Phase.DISCARD, "model": analysis.model, "own_crib": own, "hand_mean": best.hand.mean,
                        "crib_mean": best.crib, "net": best.net,
                        "runner_up_net": analysis.choices[1].net if len(analysis.choices) > 1 else None})
 
@@ -125,15 +127,15 @@ def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
     legal = play._replace(held=tuple(held if s == v.seat else () for s in range(v.players))).legal_actions() \
         if not v.tournament else []
     if len(legal) == 1:  # forced: one card that fits, or go
-        return Suggestion(legal[0], level, {"phase": "play", "forced": True})
+        return Suggestion(legal[0], level, {"phase": Phase.PLAY, "forced": True})
     if level == "greedy":
         action, pts = greedy_action(play, v.seat, held)
-        return Suggestion(action, level, {"phase": "play", "points_now": pts})
+        return Suggestion(action, level, {"phase": Phase.PLAY, "points_now": pts})
     advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=node_budget)
     options = advice.options
     best = options[0]
     return Suggestion(best.action, level, {
-        "phase": "play", "samples": advice.samples,
+        "phase": Phase.PLAY, "samples": advice.samples,
         "choices": [{"action": o.action, "own": o.own, "others": o.others, "net": o.net} for o in options]})
 
 
@@ -143,14 +145,14 @@ def _near(v: SeatView) -> bool:
 
 
 def _for_the_game(v: SeatView) -> Suggestion:
-    samples = BOARD_PLAY_SAMPLES if v.phase == "play" else BOARD_SAMPLES
+    samples = BOARD_PLAY_SAMPLES if v.phase is Phase.PLAY else BOARD_SAMPLES
     values = view_values(v, seed=v.state_key, samples=samples, refine=BOARD_REFINE)
     if len(values) == 1:
         return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
     best = values[0]
     reason: dict[str, Any] = {"phase": v.phase, "samples": samples, "win": best.win, "points": best.points,
                               "runner_up_win": values[1].win}
-    if v.phase == "play":
+    if v.phase is Phase.PLAY:
         reason["choices"] = [{"action": o.action, "points": o.points, "win": o.win} for o in values]
     return Suggestion(best.action, "board", reason)
 

@@ -41,7 +41,7 @@ from math import comb
 
 from service.core.cards import CARDS, Card
 from service.core.engine import kernel
-from service.core.game import Count, Cut, Deal, Discard, GameState
+from service.core.game import Count, Cut, Deal, Discard, GameState, Phase
 from service.core.game.actions import GameAction
 from service.core.options import side_of, sides_of
 from service.core.play import PlayCard
@@ -86,9 +86,9 @@ def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, ref
         return _table_values(v)
     rng = random.Random(f"evaluate/{seed}/{v.state_key}")
     ev = _Deal2(v)
-    if v.phase == "play":
+    if v.phase is Phase.PLAY:
         values = ev.play(rng, samples)
-    elif v.phase == "show":
+    elif v.phase is Phase.SHOW:
         values = ev.show(rng, samples)
     else:
         values = ev.before_play(rng, samples, refine)
@@ -196,10 +196,10 @@ class _Deal2:
         to_crib = 2 if v.five_and_two else 0
         throw = dealt - 4
         opp = 1 - self.me
-        if v.phase == "deal":
+        if v.phase is Phase.DEAL:
             mine: tuple[Card, ...] | None = None
             actions: list[tuple[GameAction, tuple[Card, ...] | None]] = [(Deal(self.me), None)]
-        elif v.phase == "discard":
+        elif v.phase is Phase.DISCARD:
             mine = v.hand
             actions = [(Discard(self.me, d), d) for d in combinations(v.hand, throw)]
         else:  # the cut
@@ -354,11 +354,11 @@ def _table_values(v: SeatView) -> list[ActionValue]:
     sides = sides_of(v.players)
     me = side_of(v.players, v.seat)
     values: list[tuple[GameAction, float]] = []
-    if v.phase == "discard":
+    if v.phase is Phase.DISCARD:
         own = side_of(v.players, v.dealer) == me
         for ch in analyse_discards(v.hand, v.players, own, model="tuned").choices:
             values.append((Discard(v.seat, ch.discard), ch.net))
-    elif v.phase == "play":
+    elif v.phase is Phase.PLAY:
         assert v.starter is not None
         k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
         for o in advise(k, None, seed=v.state_key, node_budget=bot.BOT_NODE_BUDGET).options:

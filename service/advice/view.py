@@ -1,8 +1,9 @@
 """What one seat may see of a game: the only input of the computer opponent and of the evaluation.
 
-:func:`seat_view` takes from a game state exactly what the seat may see (its
-cards as dealt and kept, its own discards, the starter once turned, the
-public play so far, the board); everything that decides for a seat decides
+:func:`seat_view` takes from a game state what the seat knows
+(:func:`service.core.game.observe.seat_seen`: its cards as dealt and kept,
+its own discards, the starter once turned, the public play so far) and the
+public position and board; everything that decides for a seat decides
 from that :class:`SeatView` alone, so it cannot use a card it could not see
 (the tests swap the other seats' hidden cards and get the same answer).
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.core.cards import Card
-from service.core.game import GameState
+from service.core.game import GameState, Phase
+from service.core.game.observe import seat_seen
 from service.core.play import Go, PlayCard
 
 
@@ -22,7 +24,7 @@ class SeatView:
 
     seat: int
     players: int
-    phase: str
+    phase: Phase
     dealer: int
     pone: int
     to_act: tuple[int, ...]
@@ -45,8 +47,8 @@ class SeatView:
 
 def seat_view(state: GameState, seat: int) -> SeatView:
     pos = state.position
-    plays = tuple(a for a in state.actions if isinstance(a, (PlayCard, Go)))
-    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), tuple(pos.hands[seat]),
-                    tuple(pos.discards[seat]), pos.starter, plays, state.options.tournament,
+    sight = seat_seen(state, seat)
+    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), sight.hand,
+                    sight.discards, sight.starter, sight.plays, state.options.tournament,
                     state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
                     f"{state.game_id}/{state.seq}", pos.scores, state.options.target)

@@ -12,9 +12,9 @@ tools read and write the core's values here.  Modules, one shape each:
 * :mod:`.records` -- a whole game's record, replayed;
 * :mod:`.events` -- a game's events as a viewer sees them;
 * :mod:`.views` -- a game as a viewer sees it, and its result;
+* :mod:`.show` -- the show's score document (hands/score, a batch item);
 * :mod:`.scores` -- judged claims and the play's events.
 
 What a viewer may see is the core's to decide
-(:mod:`service.core.game.observe`); this package only writes it.  The
-show's score document is still the core's own (:mod:`service.core.show_text`).
+(:mod:`service.core.game.observe`); this package only writes it.
 """

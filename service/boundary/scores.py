@@ -1,8 +1,7 @@
 """Scores as JSON: the items a count or a card pegged, judged claims, the play's events.
 
-The show's own document (``POST /v1/hands/score``) is still the core's
-(:mod:`service.core.show_text`, written as text once); a judged claim is
-added to it as its ``claim`` member (:func:`ruling_json`).  The play's
+The show's own document (``POST /v1/hands/score``) is :mod:`.show`'s; a
+judged claim is added to it as its ``claim`` member (:func:`ruling_json`).  The play's
 events (``POST /v1/pegging/score``) are :func:`peg_event_json`.
 """
 

@@ -6,7 +6,7 @@ game's words.  Modules, one idea each:
 * :mod:`.cards` -- the 52 cards, their spellings and "no card twice";
 * :mod:`.show` -- counting a hand or the crib (fifteens, pairs, runs, the
   flush, his nobs; his heels at the cut), and :mod:`.show_text` -- the count
-  said aloud and written as the API's JSON;
+  said aloud;
 * :mod:`.distribution` -- every (four cards, starter) deal counted;
 * :mod:`.play` -- the play (pegging): the count to 31, the go, the renege;
 * :mod:`.options` -- a game's options and variants, and a game's outcome
@@ -19,6 +19,5 @@ game's words.  Modules, one idea each:
 
 No JSON here and no request field: the edge reads and writes the core's
 values through :mod:`service.boundary` and says where in its request each
-part it handed in sits.  (The show's score document, :mod:`.show_text`, is
-the one exception still here.)
+part it handed in sits.
 """

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from typing import Iterable, TypeVar
 
+from .engine import kernel
 from .errors import DuplicateCardError, MalformedCardError
 
 RANK_SYMBOLS = "A23456789TJQK"
 SUIT_SYMBOLS = "CDHS"
-JACK = 11
+JACK = kernel.JACK
 
 # Every way of writing each rank and each suit, the canonical one first; some
 # software writes the ace as 1, and both the black and the white suit symbols
@@ -47,17 +48,17 @@ class Card(int):
     @property
     def rank(self) -> int:
         """1 (ace) to 13 (king): the order used for runs, pairs and the cut."""
-        return int(self) // 4 + 1
+        return kernel.RANK[self]
 
     @property
     def suit(self) -> int:
         """0..3 for clubs, diamonds, hearts, spades."""
-        return int(self) % 4
+        return kernel.SUIT[self]
 
     @property
     def value(self) -> int:
         """Pip value for fifteens and the count: ace 1, court cards 10."""
-        return min(int(self) // 4 + 1, 10)
+        return kernel.VALUE[self]
 
     @classmethod
     def from_rank_suit(cls, rank: int, suit: int) -> Card:
@@ -145,9 +146,9 @@ def _why_not_a_card(text: object) -> str:
     return f"{text!r} is not a card: unknown suit {s[-1]!r} (use C D H S or ♣ ♦ ♥ ♠)"
 
 
-# Tables indexed by card, for hot paths where a property call costs too much.
-RANK: tuple[int, ...] = tuple(c // 4 + 1 for c in range(52))
-VALUE: tuple[int, ...] = tuple(min(c // 4 + 1, 10) for c in range(52))
+# Tables indexed by card, for hot paths where a property call costs too much (the kernel's).
+RANK: tuple[int, ...] = kernel.RANK
+VALUE: tuple[int, ...] = kernel.VALUE
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:

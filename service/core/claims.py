@@ -114,10 +114,20 @@ class Ruling(NamedTuple):
 RULE_CALLED = "ACC 10.4.a: muggins for the amount called -- the opponent takes the lesser of his call and the points missed"
 
 
-def check_muggins_call(called: int, muggins: bool) -> None:
-    """A muggins call is 1 to 29 points, and only where muggins is played."""
+def check_muggins_call(called: int, muggins: bool, claim: int | None) -> None:
+    """A muggins call is 1 to 29 points, made on a ``claim``, and only where
+    muggins is played; the one home of the rule (every edge that takes a call
+    asks here, and :func:`judge` does too).
+
+    >>> check_muggins_call(3, True, None)
+    Traceback (most recent call last):
+    ...
+    service.core.errors.MalformedError: a muggins call is made on a claim: give the claim too
+    """
     if type(called) is not int or not 1 <= called <= MAX_CLAIM:
         raise MalformedError(f"a muggins call is 1 to {MAX_CLAIM} points", at=("muggins_called",))
+    if claim is None:
+        raise MalformedError("a muggins call is made on a claim: give the claim too", at=("muggins_called",))
     if not muggins:
         raise MalformedError("a muggins call needs muggins on", at=("muggins_called",))
 
@@ -143,7 +153,7 @@ def judge(players: int, seat: int, scores: Sequence[Score], claim: int, muggins:
     """
     check_claim(claim)
     if called is not None:
-        check_muggins_call(called, muggins)
+        check_muggins_call(called, muggins, claim)
     zero = show and claim == ZERO_HAND
     counted = 0 if zero else claim
     own = [s for s in scores if s.seat == seat and s.kind not in NOT_CLAIMABLE]

@@ -109,10 +109,7 @@ def peg_points(seq: int, rank: int, count: int) -> int:
 def pegs(cards: tuple[int, ...], count: int) -> tuple[int, int, int]:
     """What the last of a count's ``cards`` pegs, the count being ``count``:
     ``(count points, same, run)`` as :func:`count_points` and :func:`lay` say."""
-    seq = 0
-    for i in range(len(cards) - 1):
-        seq = (seq << 4) | RANK[cards[i]]
-    same, run, _ = lay(seq, RANK[cards[len(cards) - 1]])
+    same, run, _ = lay(rank_sequence(cards[:-1]), RANK[cards[-1]])
     return count_points(count), same, run
 
 

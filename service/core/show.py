@@ -23,8 +23,9 @@ hand cards share a suit with each other and with the starter, and which jack
 matches the starter's suit.  So :func:`show_total` is two table lookups, and
 :func:`score_show` answers a :class:`ShowScore` holding the cards, the total
 and a reference to the pattern, without an object per scoring item: the
-breakdown (:attr:`ShowScore.items`), the subtotals, the call and the JSON
-document (:mod:`.show_text`) are built from the pattern when asked for.
+breakdown (:attr:`ShowScore.items`), the subtotals and the call
+(:mod:`.show_text`) are built from the pattern when asked for.  The API's
+document of a show is the JSON boundary's (:mod:`service.boundary.show`).
 
 >>> hand = parse_cards(["4D", "5C", "5H", "JS"])
 >>> s = score_show(hand, Card.parse("6S"))
@@ -36,11 +37,10 @@ document (:mod:`.show_text`) are built from the pattern when asked for.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from functools import partial
 from operator import itemgetter
-from typing import Any, NamedTuple, Sequence, overload
+from typing import NamedTuple, Sequence, overload
 
 from . import show_text
 from .cards import CARDS, Card, ensure_distinct, parse_cards  # noqa: F401  (the doctests use parse_cards)
@@ -63,6 +63,15 @@ class ScoringItem(NamedTuple):
 
     kind: str
     cards: tuple[Card, ...]
+    points: int
+
+
+class RankItem(NamedTuple):
+    """A fifteen, pair or run of a rank multiset: its kind, where its cards sit
+    among the five sorted (:attr:`ShowPattern.ranks`) and its points."""
+
+    kind: str
+    positions: tuple[int, ...]
     points: int
 
 
@@ -132,15 +141,16 @@ RANK_KEY: tuple[int, ...] = kernel.RANK_KEY
 class ShowPattern:
     """The fifteens, pairs and runs of one rank multiset, precomputed: its
     items as positions into the five cards sorted and their points by kind;
-    the call, the JSON breakdown and the JSON tail for each flush and nobs
-    that can go with them are made on first use and kept."""
+    the call for each flush and nobs that can go with them is made on first
+    use and kept."""
 
-    __slots__ = ("ranks", "items", "fifteen", "pair", "run", "points", "getters", "_json", "_text")
+    __slots__ = ("ranks", "items", "fifteen", "pair", "run", "points", "getters", "_calls")
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         self.ranks = ranks
-        self.items = tuple((_RANK_KINDS[kind], positions, points)
-                           for kind, positions, points in kernel.RANK_ITEMS[kernel.rank_key(ranks)])
+        self.items: tuple[RankItem, ...] = tuple(
+            RankItem(_RANK_KINDS[kind], positions, points)
+            for kind, positions, points in kernel.RANK_ITEMS[kernel.rank_key(ranks)])
         by_kind = dict.fromkeys(KINDS, 0)
         for kind, _, points in self.items:
             by_kind[kind] += points
@@ -148,28 +158,16 @@ class ShowPattern:
         self.points = self.fifteen + self.pair + self.run
         # (kind, what picks the item's cards out of the five sorted, points)
         self.getters = tuple((kind, itemgetter(*positions), points) for kind, positions, points in self.items)
-        self._json: tuple[str, Any] | None = None
-        self._text: dict[tuple[str, int, int], str] = {}
+        self._calls: dict[tuple[int, int], str] = {}
 
     def __repr__(self) -> str:
         return f"ShowPattern({self.ranks})"
 
     def call(self, flush: int, nobs: int) -> str:
         """The count said aloud with this flush (0, 4 or 5) and nobs (0 or 1)."""
-        text = self._text.get(("call", flush, nobs))
+        text = self._calls.get((flush, nobs))
         if text is None:
-            text = self._text["call", flush, nobs] = show_text.say(self, flush, nobs)
-        return text
-
-    def json_breakdown(self) -> tuple[str, Any]:
-        if self._json is None:
-            self._json = show_text.breakdown_template(self)
-        return self._json
-
-    def json_tail(self, flush: int, nobs: int) -> str:
-        text = self._text.get(("tail", flush, nobs))
-        if text is None:
-            text = self._text["tail", flush, nobs] = show_text.tail(self, flush, nobs)
+            text = self._calls[flush, nobs] = show_text.say(self, flush, nobs)
         return text
 
 
@@ -199,8 +197,8 @@ def show_total(hand: Sequence[int], starter: int, crib: bool = False) -> int:
 
 class ShowScore(NamedTuple):
     """A counted hand or crib: the cards, the total and the pattern; the
-    breakdown, the subtotals, the call and the JSON document are built from
-    the pattern on each access (nothing per item is made until asked for)."""
+    breakdown, the subtotals and the call are built from the pattern on each
+    access (nothing per item is made until asked for)."""
 
     hand: tuple[Card, ...]
     starter: Card
@@ -211,63 +209,44 @@ class ShowScore(NamedTuple):
     @property
     def items(self) -> tuple[ScoringItem, ...]:
         """Every scoring combination in the spoken order: fifteens, pairs, runs, flush, nobs."""
-        return _items(self.hand, self.starter, self.pattern, *_flush_and_nobs(self))
+        return _items(self.hand, self.starter, self.pattern, *self.flush_and_nobs())
 
     @property
     def subtotals(self) -> dict[str, int]:
         """Points per kind, every kind present (0 when it scores nothing)."""
         p = self.pattern
-        flush, nobs = _flush_and_nobs(self)
+        flush, nobs = self.flush_and_nobs()
         return {"fifteen": p.fifteen, "pair": p.pair, "run": p.run, "flush": flush,
                 "nobs": NOBS_POINTS if nobs is not None else 0}
 
     @property
     def call(self) -> str:
         """The count as a player says it aloud, fifteens first and nobs last."""
-        flush, nobs = _flush_and_nobs(self)
+        flush, nobs = self.flush_and_nobs()
         return self.pattern.call(flush, NOBS_POINTS if nobs is not None else 0)
 
-    def to_json_text(self) -> str:
-        """The show as the API answers it (``POST /v1/hands/score``), as compact
-        JSON: ``cards`` (as given) and ``starter`` in canonical spelling,
-        ``crib``, ``total``, the ``breakdown`` in the spoken order,
-        ``subtotals`` and ``call``."""
-        flush, nobs = _flush_and_nobs(self)
-        q = _QUOTED
-        hand = self.hand
-        five = [q[c] for c in sorted((*hand, self.starter))]
-        return show_text.document(self.pattern, [q[c] for c in hand], q[self.starter], self.crib, self.total,
-                                  five, _suit_items(hand, five, flush, nobs, q), flush,
-                                  NOBS_POINTS if nobs is not None else 0)
-
-    def to_json(self) -> dict[str, Any]:
-        """:meth:`to_json_text` as a dict."""
-        document: dict[str, Any] = json.loads(self.to_json_text())
-        return document
+    def flush_and_nobs(self) -> tuple[int, Card | None]:
+        """What the suits score: the flush's points (0, 4 or 5) and the jack that is
+        his nobs, or None."""
+        if self.total == self.pattern.points:  # the suits add nothing: no flush, no nobs
+            return 0, None
+        hand = tuple(map(CARDS.__getitem__, self.hand))
+        starter = CARDS[self.starter]
+        return flush_points(hand, starter, self.crib), his_nobs(hand, starter)
 
 
-_QUOTED = tuple(f'"{c}"' for c in CARDS)
-"""Each card's canonical spelling as a JSON string."""
 _item = partial(tuple.__new__, ScoringItem)
 
 
-def _flush_and_nobs(score: ShowScore) -> tuple[int, Card | None]:
-    if score.total == score.pattern.points:  # the suits add nothing: no flush, no nobs
-        return 0, None
-    hand = tuple(map(CARDS.__getitem__, score.hand))
-    starter = CARDS[score.starter]
-    return flush_points(hand, starter, score.crib), his_nobs(hand, starter)
-
-
-def _suit_items(hand: Sequence[int], five: Sequence[Any], flush: int, nobs: Card | None,
-                name: Sequence[Any]) -> list[tuple[str, tuple[Any, ...], int]]:
-    """The flush (the four hand cards, or all five) and nobs as breakdown
-    items, each card as ``name[card]``; ``five`` is the five so named, sorted."""
+def suit_items(hand: Sequence[int], five: Sequence[int], flush: int, nobs: Card | None) -> list[ScoringItem]:
+    """The flush (the four hand cards in deck order, or all five) and nobs as
+    scoring items, from :meth:`ShowScore.flush_and_nobs`; ``five``: the five
+    cards sorted."""
     items = []
     if flush:
-        items.append(("flush", tuple(five) if flush == 5 else tuple([name[c] for c in sorted(hand)]), flush))
+        items.append(_item(("flush", tuple([CARDS[c] for c in (five if flush == 5 else sorted(hand))]), flush)))
     if nobs is not None:
-        items.append(("nobs", (name[nobs],), NOBS_POINTS))
+        items.append(_item(("nobs", (CARDS[nobs],), NOBS_POINTS)))
     return items
 
 
@@ -282,7 +261,7 @@ def _items(hand: Sequence[int], starter: int, pattern: ShowPattern, flush: int,
     # one C-level tuple per item: a scoring item is the hot path's one allocation
     items = [_new(ScoringItem, (kind, get(five), points)) for kind, get, points in pattern.getters]
     if flush or nobs is not None:
-        items += map(_item, _suit_items(hand, five, flush, nobs, CARDS))
+        items += suit_items(hand, five, flush, nobs)
     return tuple(items)
 
 

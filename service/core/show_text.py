@@ -1,18 +1,14 @@
-"""A counted show as text: the call a player says aloud, and the JSON
-document the API answers (docs/rules.md, "The show").
+"""A counted show said aloud: the call a player makes (docs/rules.md, "The show").
 
-Both are built per :class:`~service.core.show.ShowPattern` (the fifteens,
-pairs and runs of one rank multiset) and kept with it: the call for each
-flush and nobs that can go with the pattern, the breakdown as a JSON template
-with a slot for each card, and the document's tail (subtotals and call).  A
-document is then the pattern's pieces with the five cards' names put in.
+The call is built per :class:`~service.core.show.ShowPattern` (the fifteens,
+pairs and runs of one rank multiset) and kept with it, for each flush and
+nobs that can go with the pattern.  (The API's document of a show is the
+JSON boundary's, :mod:`service.boundary.show`.)
 """
 
 from __future__ import annotations
 
-import json
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # show.py imports this module
     from .show import ShowPattern
@@ -77,38 +73,3 @@ def say(pattern: ShowPattern, flush: int, nobs: int) -> str:
         text = f"{phrase} is {NUMBER_WORDS[running]}"
         parts.append(f"and {text}" if parts else text)
     return ", ".join(parts)
-
-
-# ---------------------------------------------------------------------------
-# The document, as compact JSON text.
-
-
-def breakdown_template(pattern: ShowPattern) -> tuple[str, itemgetter[Any] | None]:
-    """The pattern's items as JSON with a ``%s`` for each card, and what picks
-    those cards, in order, out of the five sorted."""
-    parts: list[str] = []
-    slots: list[int] = []
-    for kind, positions, points in pattern.items:
-        parts.append('{"kind":"%s","cards":[%s],"points":%d}' % (kind, ",".join(["%s"] * len(positions)), points))
-        slots.extend(positions)
-    return ",".join(parts), (itemgetter(*slots) if slots else None)
-
-
-def tail(pattern: ShowPattern, flush: int, nobs: int) -> str:
-    """The end of a document: the subtotals and the call."""
-    return ('],"subtotals":{"fifteen":%d,"pair":%d,"run":%d,"flush":%d,"nobs":%d},"call":%s}'
-            % (pattern.fifteen, pattern.pair, pattern.run, flush, nobs, json.dumps(pattern.call(flush, nobs))))
-
-
-def document(pattern: ShowPattern, hand: Sequence[str], starter: str, crib: bool, total: int,
-             five: list[str], suit_items: Sequence[tuple[str, Sequence[str], int]], flush: int, nobs: int) -> str:
-    """The JSON text of a show from its pattern, its cards as JSON strings
-    (``hand`` as given, ``five`` sorted), and the items and points of the
-    flush and nobs."""
-    template, pick = pattern.json_breakdown()
-    body = [template % pick(five)] if pick is not None else []
-    body += ['{"kind":"%s","cards":[%s],"points":%d}' % (kind, ",".join(cards), points)
-             for kind, cards, points in suit_items]
-    values: tuple[Any, ...] = (*hand, starter, "true" if crib else "false", total, ",".join(body),
-                               pattern.json_tail(flush, nobs))
-    return '{"cards":[%s,%s,%s,%s],"starter":%s,"crib":%s,"total":%d,"breakdown":[%s%s' % values

@@ -345,8 +345,9 @@ class HandClaimRequest(HandScoreRequest):
 
     claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
     muggins = StrictBoolean(load_default=False)
-    muggins_called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
-    """ACC 10.4.a: the opponent's "muggins for N"; he takes the lesser of N and the points missed."""
+    muggins_called = StrictInteger()
+    """ACC 10.4.a: the opponent's "muggins for N"; he takes the lesser of N and the points missed
+    (the core checks the call: :func:`service.core.claims.check_muggins_call`)."""
     players = StrictInteger(load_default=2, validate=validate.OneOf(PLAYERS))
     seat = StrictInteger(load_default=0, validate=validate.Range(0, 3))
     tournament = StrictBoolean(load_default=False)
@@ -357,8 +358,6 @@ class HandClaimRequest(HandScoreRequest):
         players = data["players"]
         if data["seat"] >= players:
             raise ValidationError({"seat": [f"seat {data['seat']} is not at a {players}-player table"]})
-        if "muggins_called" in data and ("claim" not in data or not data["muggins"]):
-            raise ValidationError({"muggins_called": ["a muggins call needs a claim and muggins: true"]})
         scores = data.get("scores")
         if scores is not None:
             sides = sides_of(players)

@@ -12,7 +12,9 @@ Besides the cards, a viewer is told the events as it may see them (another
 seat's discard as how many cards, not which; a deal's record, which names
 every seat's discards, only to everyone), the legal actions that are its own
 (everyone: every seat's; a spectator: none), and of an illegal move's legal
-actions only its own.  The edge says who is asking and writes the answers.
+actions only its own.  The edge says who is asking and writes the answers;
+a player deciding for a seat (the computer opponent) reads what the seat
+knows from :func:`seat_seen`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any, ClassVar, NamedTuple, TypeAlias, Union
 
 from ..cards import Card
 from ..errors import IllegalError
-from .actions import GameAction
+from .actions import GameAction, Go, PlayCard
 from .events import DealRecorded, Discarded, EventKind, GameEvent
 from .position import Phase
 from .state import GameState, legal
@@ -83,6 +85,34 @@ def table_seen(state: GameState, viewer: Viewer) -> Table:
     pos = state.position
     visible = visible_cards(state, viewer)
     return Table(tuple(seen(h, visible) for h in pos.hands), seen(pos.crib, visible))
+
+
+class SeatSight(NamedTuple):
+    """What one seat knows of the deal in progress besides the public position."""
+
+    hand: tuple[Card, ...]
+    """Its cards as dealt before its discard; the four kept after it (played or not)."""
+    discards: tuple[Card, ...]
+    """What it laid away for the crib."""
+    starter: Card | None
+    """Once turned."""
+    plays: tuple[PlayCard | Go, ...]
+    """The play so far, in order (public)."""
+
+
+def seat_seen(state: GameState, seat: int) -> SeatSight:
+    """What ``seat`` knows of the deal in progress, for deciding its action: each
+    card one that :func:`visible_cards` lets it see (nothing the seat could not
+    see reaches a player deciding for it)."""
+    pos = state.position
+    visible = visible_cards(state, seat)
+
+    def known(cards: Iterable[Card]) -> tuple[Card, ...]:
+        return tuple(c for c in cards if visible is None or c in visible)
+
+    starter = pos.starter if pos.starter is not None and (visible is None or pos.starter in visible) else None
+    plays = tuple(a for a in state.actions if isinstance(a, (PlayCard, Go)))  # every card played is seen
+    return SeatSight(known(pos.hands[seat]), known(pos.discards[seat]), starter, plays)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 Parse (:class:`~service.http.schemas.HandScoreRequest`: spellings, four
 cards, no card twice), call the core (:func:`~service.core.show.score_show`),
-answer its document, which the core writes as JSON text once.
+answer its document (:func:`service.boundary.show.show_json_text`).
 
 The answer depends only on (cards in request order, starter, crib), so each
 worker keeps the bytes of the last ``CRIBBAGE_HAND_CACHE`` answers (default
@@ -14,7 +14,7 @@ without the cache is the one made lean, and ``bench/run.py`` measures both.
 
 A body with a ``claim`` (and perhaps ``muggins``, ``players``, ``seat``) is a
 judged claim (:func:`~service.core.claims.judge`): the same document with a
-``claim`` member added, the ruling (:func:`service.boundary.scores.ruling_json`).
+``claim`` member added, the ruling (:func:`service.boundary.show.with_claim`).
 :func:`answer` is the one function both this endpoint and ``POST
 /v1/hands/score-batch`` answer an item with.
 """
@@ -26,11 +26,10 @@ import functools
 from typing import Any, Callable
 
 import falcon
-import orjson
 
-from service.boundary.scores import ruling_json
+from service.boundary.show import show_json_text, with_claim
 from service.core.cards import Card
-from service.core.claims import settle
+from service.core.claims import check_muggins_call, settle
 from service.core.options import side_of
 from service.core.peg import Score
 from service.core.show import score_show
@@ -40,8 +39,8 @@ from ..schemas import CLAIM_FIELDS, HandClaimRequest, HandScoreRequest, load
 
 
 def show_body(hand: tuple[Card, ...], starter: Card, crib: bool) -> bytes:
-    """The response body of a validated request: the core's document, already JSON."""
-    return score_show(hand, starter, crib).to_json_text().encode()
+    """The response body of a validated request: the show's document."""
+    return show_json_text(score_show(hand, starter, crib)).encode()
 
 
 def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
@@ -54,11 +53,13 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     settled = settle(players, seat, scores, data["claim"], muggins=data["muggins"], show=True,
                      called=data.get("muggins_called"), tournament=data["tournament"], before=before,
                      target=data["target"])
-    return body[:-1] + b',"claim":' + orjson.dumps(ruling_json(settled.ruling, false_claim=settled.false_claim)) + b"}"
+    return with_claim(body, settled)
 
 
 def answer(data: dict[str, Any], body: Callable[[tuple[Card, ...], Card, bool], bytes] = show_body) -> bytes:
     """The answer to one validated hands/score body (a plain count or a judged claim)."""
+    if "muggins_called" in data:
+        check_muggins_call(data["muggins_called"], data["muggins"], data.get("claim"))
     out = body(data["cards"], data["starter"], data["crib"])
     return out if "claim" not in data else judged_body(out, data)
 

@@ -27,7 +27,8 @@ from marshmallow import ValidationError, fields, missing, validate
 from service.boundary.actions import play_action_json
 from service.boundary.scores import peg_event_json
 from service.core.cards import CARDS, SPELLINGS, Card
-from service.core.claims import MAX_CLAIM, settle
+from service.core.claims import MAX_CLAIM, check_muggins_call, settle
+from service.core.errors import located
 from service.core.options import PLAYERS, side_totals
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
@@ -60,7 +61,7 @@ class PlayEntries(fields.Field[Plays]):
 
     _seat = StrictInteger(required=True, validate=validate.Range(0, 3))
     _claim = StrictInteger(validate=validate.Range(0, MAX_CLAIM))
-    _called = StrictInteger(validate=validate.Range(1, MAX_CLAIM))
+    _called = StrictInteger()  # the call itself is the core's to check (claims.check_muggins_call)
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         if type(value) is list and len(value) <= MAX_PLAYS:
@@ -98,7 +99,7 @@ class PlayEntries(fields.Field[Plays]):
                 errors[i] = err.messages
                 continue
             if "muggins_called" in entry:
-                calls[i] = entry["muggins_called"]  # checked by _entry
+                calls[i] = entry["muggins_called"]  # an integer (_entry); the core checks the call
         if errors:
             raise ValidationError(errors)
         if len(out) > MAX_PLAYS:
@@ -132,8 +133,6 @@ class PlayEntries(fields.Field[Plays]):
                 self._called.deserialize(entry["muggins_called"])
             except ValidationError as err:
                 errors["muggins_called"] = err.messages
-            if "claim" not in entry:
-                errors.setdefault("muggins_called", []).append("a muggins call is made on a claim: give the claim too")
         if "go" in entry and entry["go"] is not True:
             errors["go"] = ['"go" is true when given' if entry["go"] is False else "expected true or false"]
         if not errors and ("card" in entry) == ("go" in entry):
@@ -157,10 +156,6 @@ class PeggingScoreRequest(DistinctCardsSchema):
     muggins = StrictBoolean(load_default=False)
     """Muggins in the play: the next opponent takes the points a claim missed."""
 
-    def check(self, data: dict[str, Any]) -> None:
-        if data["plays"].calls and not data["muggins"]:
-            i = min(data["plays"].calls)
-            raise ValidationError({"plays": {i: {"muggins_called": ["a muggins call needs muggins: true"]}}})
 
 
 class GoRequest(DistinctCardsSchema):
@@ -199,6 +194,10 @@ class PeggingScore:
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
+        plays = data["plays"]
+        for i, called in sorted(plays.calls.items()):
+            with located("plays", i):
+                check_muggins_call(called, data["muggins"], plays[i].claim)
         players, pone = data["players"], data["pone"]
         # The core checks the table: the pone and every entry's seat at it, a hand per seat.
         play = Play.start(players, pone, data.get("hands"), tournament=data["tournament"])
