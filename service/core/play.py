@@ -245,6 +245,23 @@ class Play(NamedTuple):
 
     # -- checks ------------------------------------------------------------
 
+    def allows(self, action: Action) -> bool:
+        """Whether ``action`` is legal now, every hand known: :meth:`check`'s
+        rules without its sentences, for the game's hot path (an action this
+        refuses is then explained, or found legal after all, by :meth:`check`)."""
+        held = self.held
+        seat = action.seat
+        if held is None or seat != self.turn:
+            return False
+        fit = kernel.FITS[self.count]
+        if type(action) is PlayCard:
+            card = action.card
+            return card in held[seat] and fit[card]
+        if type(action) is Go:
+            return kernel.may_go(self.count, sum([fit[c] for c in held[seat]]), self.tournament)
+        return False
+
+
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalError` with a sentence when ``action`` breaks a rule."""
         if self.turn is None:
@@ -312,14 +329,10 @@ class Play(NamedTuple):
             count_cards = self.count_cards + (card,)
             scores = peg_scores(count_cards, seat, count)
             if held is not None:
-                mine = list(held[seat])
-                mine.remove(card)
-                rebuilt = list(held)
-                rebuilt[seat] = tuple(mine)
-                held = tuple(rebuilt)
-            counts = list(left)
-            counts[seat] -= 1
-            left = tuple(counts)
+                mine = held[seat]
+                i = mine.index(card)
+                held = held[:seat] + (mine[:i] + mine[i + 1:],) + held[seat + 1:]
+            left = left[:seat] + (left[seat] - 1,) + left[seat + 1:]
             played = self.played + (card,)
             last = seat
         else:

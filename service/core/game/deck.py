@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
-from operator import itemgetter
 
 from ..cards import CARDS, Card
 
@@ -37,6 +36,5 @@ def pack(deck_seed: str, deal: int) -> tuple[Card, ...]:
     (52, True)
     """
     keys = _KEYS.unpack(hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
-    # the cards by key; the sort is stable, so tied keys keep card order
-    cards: tuple[Card, ...] = itemgetter(*sorted(range(52), key=keys.__getitem__))(CARDS)
-    return cards
+    # the cards by key, tied keys in card order: each key with its card below it, sorted as one int
+    return tuple([CARDS[k & 63] for k in sorted([k << 6 | c for c, k in enumerate(keys)])])

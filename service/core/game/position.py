@@ -21,9 +21,8 @@ service deck dealt filled in), which is what a record keeps.
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import lru_cache
 from itertools import combinations
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence, cast
 
 from ..cards import Card, ensure_distinct
 from ..claims import check_claim, heels_pegged, settle
@@ -52,6 +51,10 @@ class Phase(StrEnum):
 
 
 PHASES = tuple(Phase)
+_SHOW_ORDER = tuple(tuple(tuple([(dealer + 1 + i) % n for i in range(n)] + [dealer]) for dealer in range(n))
+                    if n else () for n in range(5))
+"""The show's order by players and dealer: left of the dealer first, clockwise,
+the dealer last, then the crib (the dealer's)."""
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
 
@@ -92,8 +95,7 @@ class Position(NamedTuple):
 
     def show_order(self) -> list[int]:
         """Left of the dealer first, clockwise, the dealer last, then the crib (dealer)."""
-        n = self.options.players
-        return [(self.dealer + 1 + i) % n for i in range(n)] + [self.dealer]
+        return list(_SHOW_ORDER[self.options.players][self.dealer])
 
     def counting_crib(self) -> bool:
         """In the show, whether the next count is the crib's."""
@@ -119,7 +121,7 @@ class Position(NamedTuple):
         if phase is Phase.CUT:
             return [self.pone]
         if phase is Phase.SHOW:
-            return [self.show_order()[self.shown]]
+            return [_SHOW_ORDER[self.options.players][self.dealer][self.shown]]
         return []
 
 
@@ -141,18 +143,18 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     number are legal)."""
     phase = pos.phase
     if phase is Phase.PLAY:
-        # every hand is known in a game: no AnyCard stands for unknown cards
-        out: list[GameAction] = [a for a in pos.the_play.legal_actions() if isinstance(a, (PlayCard, Go))]
+        # every hand is known in a game (Play.start is given them): no AnyCard stands for unknown cards
+        out = cast(list[GameAction], pos.the_play.legal_actions())
     elif phase is Phase.DISCARD:
         k = pos.options.discards
-        out = [_discard(s, combo) for s in pos.to_act() if seat is None or s == seat
+        out = [_DISCARDS[s][combo] for s in pos.to_act() if seat is None or s == seat
                for combo in combinations(pos.hands[s], k)]
     elif phase is Phase.DEAL:
         out = [_DEALS[pos.dealer]]
     elif phase is Phase.CUT:
         out = [_CUTS[pos.pone]]
     elif phase is Phase.SHOW:
-        out = [_COUNTS[pos.show_order()[pos.shown]]]
+        out = [_COUNTS[_SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]]]
     else:
         out = []
     if seat is not None:
@@ -160,11 +162,21 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     return out
 
 
-@lru_cache(maxsize=8192)
-def _discard(seat: int, cards: tuple[Card, ...]) -> Discard:
-    return Discard(seat, cards)
+class _SharedDiscards(dict[tuple[Card, ...], Discard]):
+    """A seat's discards by their cards, each made once when first asked for:
+    actions are immutable, so legal_actions hands out shared instances (at
+    most 52 x 51 of them a seat)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, cards: tuple[Card, ...]) -> Discard:
+        discard = self[cards] = Discard(self.seat, cards)
+        return discard
 
 
+_DISCARDS = tuple(_SharedDiscards(seat) for seat in range(4))
 _DEALS = tuple(Deal(s) for s in range(4))
 _CUTS = tuple(Cut(s) for s in range(4))
 _COUNTS = tuple(Count(s) for s in range(4))
@@ -333,6 +345,16 @@ def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, mugg
 
 def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent], GameAction]:
     """Check ``action``; return the next position, its events and the action as completed."""
+    if type(action) is PlayCard or type(action) is Go:
+        # the common case first: a card or a go without a claim that the play allows
+        play = pos.play
+        if play is not None and action.claim is None and pos.phase is Phase.PLAY and play.allows(action):
+            return _apply_peg(pos, action)
+    elif type(action) is Count:
+        # a count in the show order, without a claim or a word on what it counts
+        if (action.claim is None and action.what is None and pos.phase is Phase.SHOW
+                and action.seat == _SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]):
+            return _apply_count(pos, action)
     check(pos, action)
     return _APPLY[type(action)](pos, action)
 

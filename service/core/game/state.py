@@ -24,6 +24,8 @@ from .deck import new_deck_seed, pack, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
 from .position import Phase, Position, apply, deal_over, legal_actions, start_of_deal
 
+_new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
+
 MAX_DEALS = 200
 """A bound on the deal counter: no game lasts this long (a deal scores at
 least 2 points with 2 players, so a 121 game has at most about 121 deals,
@@ -145,20 +147,20 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     deal begins."""
     pos, events, done = apply(state.position, action)
     actions = state.actions + (done,)
-    if deal_over(pos):
-        record = tuple(notation(a) for a in actions)
+    phase = pos.phase
+    if phase is Phase.SHOW and deal_over(pos):
+        record = tuple(map(notation, actions))
         events.append(DealRecorded(pos.deal, record))
         o = state.options
         deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
-        return GameState(state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
-                         state.deal_seq + len(actions), chain(state.history, record), (),
-                         start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
-                                       _pack(state.deck_seed, deal))), events
-    if pos.phase is Phase.OVER:
-        events.append(DealRecorded(pos.deal, tuple(notation(a) for a in actions)))
-    return GameState(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
-                     state.dealer, state.pegs, state.deal_seq, state.history, actions,
-                     pos), events
+        return _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
+                                state.deal_seq + len(actions), chain(state.history, record), (),
+                                start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
+                                              _pack(state.deck_seed, deal)))), events
+    if phase is Phase.OVER:
+        events.append(DealRecorded(pos.deal, tuple(map(notation, actions))))
+    return _new(GameState, (state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
+                            state.dealer, state.pegs, state.deal_seq, state.history, actions, pos)), events
 
 
 def as_sent(action: GameAction, service_deck: bool) -> GameAction:
