@@ -36,6 +36,14 @@ ratio to a reference measured beside it, in the same run:
    against the greedy one over BENCH_BOT_GAMES (default 2,000) seeded
    2-player games: the win rate, its 95 % interval, points a hand pegged
    and counted by each side (section ``advice``).
+   The board-aware bot (bench/board.py, section ``board``): duplicate
+   pairs against the strong level from late boards (both sides at 90 or
+   more) and over whole games, and against the greedy level; win rates with
+   95 % intervals and the CPU time of a decision it plays for the game.
+   The game review (bench/review.py, section ``review``): the CPU time of a
+   whole game's review for 2, 3 and 4 players and of the longest legal game,
+   ``POST /v1/games/review`` over HTTP, and what it flags of the strong level
+   against itself and of the greedy level.
 8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
@@ -55,7 +63,8 @@ BENCH_ROUNDS (ABAB rounds, default 5), BENCH_CONNECTIONS (concurrent
 keep-alive connections, default 8), BENCH_DEALS (core deals, default
 200000), BENCH_ROUNDS_INPROCESS (default 25), BENCH_SKIP_DISTRIBUTION=1,
 BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``),
-BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py).
+BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py), BENCH_BOARD_LATE_PAIRS,
+BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS (bench/board.py), BENCH_REVIEW_GAMES (bench/review.py).
 """
 
 from __future__ import annotations
@@ -71,7 +80,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import advice, bodies, harness, inprocess, overload, reference, worst  # noqa: E402
+from bench import advice, board, bodies, harness, inprocess, overload, reference, review, worst  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -260,6 +269,8 @@ SECTIONS = {
     "batch": bench_batch,
     "tournament": bench_tournament,
     "advice": advice.run,
+    "board": board.run,
+    "review": review.run,
     "overload": bench_overload,
     "worst": worst.bench,
 }

@@ -29,6 +29,9 @@ bounded by the rules, not by a count the client chooses):
   found: 2 players, a client deck dealing the same 13 cards every deal,
   whose hands and crib show nothing, played for the fewest points: 2 a deal,
   2,051 actions over 121 deals (a random game has about 200 actions).
+* ``/v1/games/review`` (fixed: a finished game, bounded by the rules): :func:`long_game`'s
+  record, every one of its 1,449 decisions valued (each play with a share of a typical
+  game's budget, so the whole costs about a second of CPU; a 3-player game about as much).
 * ``/v1/discards`` (fixed): the ``random`` model's exact crib over every
   unseen card, with the deal that costs most of 2, 3 and 4 players.
 * ``/v1/pegging/advise`` (bounded by the search's position cap, 150,000):
@@ -306,6 +309,7 @@ def cases() -> list[Worst]:
             **long_game()["record"],
             "actions": long_game()["record"]["actions"][:round(len(long_game()["record"]["actions"]) * s)]}},
          True),
+        ("/v1/games/review", "the longest legal game's record", lambda s: {"record": long_game()["record"]}, False),
         ("/v1/discards", "the random model's costliest deal", lambda s: _discards(), False),
         ("/v1/pegging/advise", "200 samples at a 4-player lead", lambda s: {**lead, "samples": 200}, False),
         ("/v1/pegging/advise", "an exact solve of the costliest 4-player lead found", lambda s: {

@@ -48,6 +48,7 @@ from .http.limits import env_int as _env_int
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
 from .http.resources import advice, batch, games, hands, meta, odds, pages, pegging, problem_pages, tournaments
+from .http.resources import review
 from .seal import Sealer, sealer_from_env
 
 log = structlog.get_logger("service.app")
@@ -158,6 +159,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/discards", advice.Discards())
     app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
     app.add_route("/v1/games/suggest", advice.GameSuggest(reader))
+    app.add_route("/v1/games/review", review.GameReview(reader))
     app.add_route("/v1/odds", odds.Odds(reader))
 
     # The playground (service/web/static/): pages on the API above, no build step, no CDN.

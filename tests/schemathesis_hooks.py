@@ -32,6 +32,8 @@ below that can only make legal requests:
   cards dealt here) and, for advance, one of that state's legal actions;
 * ``/v1/games/replay``: the record of a real game so far (its ``deal_record``
   events, then the actions of the deal in progress);
+* ``/v1/games/review``: a finished game of random legal actions, its final state
+  or (less often) its whole record, to 61;
 * ``/v1/discards``: a deal of the size the player count takes and known
   cards that leave the other seats' cards unseen;
 * ``/v1/pegging/advise``: a legal play so far and the seat to play next (or
@@ -449,6 +451,33 @@ def replay_body(draw) -> dict:
     return {"record": record}
 
 
+@st.composite
+def review_body(draw) -> dict:
+    """A finished game of random legal actions: mostly its final state (its last deal is
+    reviewed), else the record of the whole game, to 61 to keep the review short."""
+    whole = draw(st.integers(0, 3)) == 0
+    options = draw(game_options())
+    if whole:
+        try:
+            GameOptions(**{**options, "target": 61})
+            options = {**options, "target": 61}
+        except ValueError:
+            options = {"target": 61}
+    n = options.get("players", 2)
+    dealer, cuts = (draw(st.integers(0, n - 1)), None) if draw(st.booleans()) else (None, _cut_for_deal(draw, options))
+    game = Game(_rng(draw), options, dealer, cuts)
+    while game.state.phase != "over":
+        game.apply(game.next_action())
+    s = game.state
+    if not whole:
+        return {"state": state_to_json(s)}
+    record: dict[str, Any] = {"game_id": s.game_id, "first_dealer": s.first_dealer,
+                              "actions": game.records + [notation(a) for a in s.actions]}
+    if options or draw(st.booleans()):
+        record["options"] = options
+    return {"record": record}
+
+
 # -- the advice operations --------------------------------------------------------
 
 
@@ -525,7 +554,7 @@ def suggest_body(draw) -> dict:
     if state.options.deck == "client" and state.phase in ("deal", "cut"):
         state, _ = new_game(GameOptions(), dealer=0)
     body: dict[str, Any] = {"state": state_to_json(state), "seat": state.to_act()[0]}
-    _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong"])))
+    _maybe(draw, body, "level", draw(st.sampled_from(["greedy", "strong", "board"])))
     return body
 
 
@@ -619,6 +648,7 @@ LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/games/advance": advance_body(),
     "/v1/games/view": view_body(),
     "/v1/games/replay": replay_body(),
+    "/v1/games/review": review_body(),
     "/v1/discards": discards_body(),
     "/v1/pegging/advise": pegging_advise_body(),
     "/v1/games/suggest": suggest_body(),

@@ -41,6 +41,48 @@ def test_the_bot_only_suggests_legal_actions(players, five_and_two, seed, levels
 @pytest.fixture()
 def monkeypatch_samples(monkeypatch):
     monkeypatch.setattr(bot_module, "BOT_SAMPLES", 3)  # a short game: few deals a decision
+    monkeypatch.setattr(bot_module, "BOARD_SAMPLES", 4)
+    monkeypatch.setattr(bot_module, "BOARD_REFINE", 4)
+    monkeypatch.setattr(bot_module, "BOARD_PLAY_SAMPLES", 4)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (2, 3), (3, 4), (4, 5)])
+def test_the_board_level_only_suggests_legal_actions(players, seed, monkeypatch_samples):
+    """Whole games to 61 (the board level plays for the game from the first points): every action legal,
+    against itself and against strong."""
+    for levels in (("board",), ("board", "strong")):
+        options = GameOptions(players=players, target=61, deck="seeded", seed=f"board-{seed}")
+        state, n = play_out(options, levels, seed)
+        assert state.phase == "over" and n > 20
+
+
+def test_the_board_level_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
+    """As below, near the target (both sides past 100, so the board level plays for the game): seat 1's
+    discard and its plays are the same, numbers and all, whatever seat 0 holds and throws."""
+    from service.core.game import Cut
+    from service.core.game.state import restore
+    rng = random.Random(12)
+    for _ in range(3):
+        starter, games = twin_deals(rng, lambda: restore("3" * 32, GameOptions(deck="client"), 1, None, 2, 0,
+                                                         ((103, 103), (108, 108)), 15, "0" * 64, ()))
+        a, b = (bot.suggest(bot.seat_view(s, 1), "board") for s in games)
+        assert a == b and a.reason.get("samples")  # played for the game
+        for i, s in enumerate(games):
+            s, _ = apply_action(s, a.action)
+            games[i], _ = apply_action(s, Cut(1, starter))
+        while games[0].phase == "play" and games[0].to_act() == [1]:
+            a, b = (bot.suggest(bot.seat_view(s, 1), "board") for s in games)
+            assert a == b
+            for i, s in enumerate(games):
+                games[i], _ = apply_action(s, a.action)
+            if games[0].phase != "play" or games[0].to_act() != [0]:
+                break
+            # seat 0 plays its own cards in each game: the same public card only when both hold it
+            moves = [bot.suggest(bot.seat_view(s, 0), "greedy").action for s in games]
+            if moves[0] != moves[1]:
+                break
+            for i, s in enumerate(games):
+                games[i], _ = apply_action(s, moves[i])
 
 
 def test_the_bot_sees_only_its_own_cards(monkeypatch_samples):
@@ -61,21 +103,30 @@ def test_the_bot_sees_only_its_own_cards(monkeypatch_samples):
         assert va == vb  # so the bot, a function of the view alone, cannot tell them apart
 
 
+def twin_deals(rng, start):
+    """Two deals from ``start()`` alike in all seat 1 sees (its six cards; the starter, returned) but not
+    in seat 0's cards and discards, seat 0 having thrown: (starter, [state, state])."""
+    from service.core.game import Discard
+    cards = [CARDS[c] for c in rng.sample(range(52), 52)]
+    mine, starter = tuple(cards[6:12]), cards[40]
+    states = []
+    for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
+        s, _ = apply_action(start(), Deal(0, (theirs, mine), ()))
+        s, _ = apply_action(s, Discard(0, theirs[:2]))
+        states.append(s)
+    return starter, states
+
+
 def test_the_bot_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
     """Two deals alike in all seat 1 sees (its cards, the starter, the public
     actions) but not in seat 0's cards and discards: in the play seat 1's bot
     answers the same, numbers and all."""
-    from service.core.game import Cut, Discard
-    options = GameOptions(deck="client")
+    from service.core.game import Cut
     rng = random.Random(11)
     for _ in range(5):
-        cards = [CARDS[c] for c in rng.sample(range(52), 52)]
-        mine, starter = tuple(cards[6:12]), cards[40]
+        starter, twins = twin_deals(rng, lambda: new_game(GameOptions(deck="client"), dealer=0, game_id="1" * 32)[0])
         states = []
-        for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
-            s, _ = new_game(options, dealer=0, game_id="1" * 32)
-            s, _ = apply_action(s, Deal(0, (theirs, mine), ()))
-            s, _ = apply_action(s, Discard(0, theirs[:2]))
+        for s in twins:
             own = bot.suggest(bot.seat_view(s, 1)).action
             s, _ = apply_action(s, own)
             s, _ = apply_action(s, Cut(1, starter))

@@ -218,3 +218,32 @@ def test_pegging_advice_never_searches_past_its_cap(plain):
         "players": 4, "pone": 1, "seat": 1, "hand": ["3C", "4D", "5H", "6S"], "samples": 200, "seed": 1})
     assert r.status_code == 200, r.text
     assert r.json["positions"] <= 150_000 and 1 <= r.json["samples"] < 200
+
+
+def test_suggest_at_the_board_level_plays_for_the_game(plain):
+    """Near the target the board level answers with the chance of winning it plays for; its actions
+    carry a whole deal through /v1/games/advance."""
+    from service.boundary.state import state_to_json
+    from service.core.game import new_game
+    from service.core.game.state import restore
+    from service.core.options import GameOptions
+
+    options = GameOptions(deck="seeded", seed="board-http")
+    first, _ = new_game(options, dealer=0, game_id="9" * 32)
+    late = restore("9" * 32, options, 1, first.deck_seed, 2, 0, ((108, 100), (112, 104)), 15, "0" * 64, ())
+    state, to_act, for_the_game = state_to_json(late), [0], 0
+    for _ in range(40):
+        s = plain.simulate_post("/v1/games/suggest", json={"state": state, "seat": to_act[0], "level": "board"})
+        assert s.status_code == 200, s.text
+        assert s.json["level"] == "board"
+        if s.json["reason"].get("samples"):
+            for_the_game += 1
+            assert 0.0 <= s.json["reason"]["win"] <= 1.0
+        r = plain.simulate_post("/v1/games/advance", json={"state": state, "action": s.json["action"]})
+        assert r.status_code == 200, r.text
+        state, to_act = r.json["state"], r.json["to_act"]
+        if r.json["deal"] == 3 or not to_act:
+            break
+    else:
+        pytest.fail("the deal did not end")
+    assert for_the_game >= 2  # both discards at least

@@ -216,6 +216,15 @@ def test_a_deal_played_on_the_kernel_is_the_referees(k: ModuleType, deal, data: 
 # -- the search -------------------------------------------------------------------------
 
 
+def _near_the_end(ref: Referee, data: st.DataObject) -> Referee:
+    """The referee's play advanced at random until few cards are left (a search small enough to check
+    against every line)."""
+    players = ref.n
+    while ref.turn is not None and sum(len(h) for h in ref.hands) > 2 * players + (players == 2) * 2:
+        ref.step(data.draw(st.sampled_from(sorted(ref.legal(), key=str))))
+    return ref
+
+
 def referee_minimax(ref: Referee, side_of, sides: int) -> tuple[int, ...]:
     """Every line through the referee (no memo, every card its own move): the points each side pegs from
     here, each seat maximising its side's net, then its own, then the points themselves."""
@@ -242,9 +251,7 @@ def referee_minimax(ref: Referee, side_of, sides: int) -> tuple[int, ...]:
 @given(deals(), st.data())
 def test_the_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, data: st.DataObject) -> None:
     players, pone, hands, _ = deal
-    ref = Referee(players, pone, hands)
-    while ref.turn is not None and sum(len(h) for h in ref.hands) > 2 * players + (players == 2) * 2:
-        ref.step(data.draw(st.sampled_from(sorted(ref.legal(), key=str))))
+    ref = _near_the_end(Referee(players, pone, hands), data)
     if ref.turn is None:
         return
     side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
@@ -345,3 +352,66 @@ def test_a_stale_compiled_kernel_is_never_run(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setitem(sys.modules, engine.COMPILED_NAME, None)  # not installed at all
     module, which, why = engine.choose()
     assert module is interpreted and "no compiled kernel" in why
+
+
+# -- the play searched for the game --------------------------------------------------------
+
+
+def referee_win(ref: Referee, side_of, side: int, need: tuple[int, int], terminal, pegged: tuple[int, int]) -> float:
+    """Every line through the referee, for the game: a side that reaches what it ``need``s wins at once
+    (1.0 for ``side``, 0.0 for the other), a play over is worth ``terminal(p0, p1)``; ``side``'s seats
+    maximise, the others minimise."""
+    if ref.turn is None:
+        return terminal(*pegged)
+    values = [referee_line(ref, action, side_of, side, need, terminal, pegged)
+              for action in sorted(ref.legal(), key=str)
+              if not (type(action) is Go and ref.fits(action.seat))]  # the search never reneges
+    return max(values) if side_of(ref.turn) == side else min(values)
+
+
+def referee_line(ref: Referee, action, side_of, side: int, need: tuple[int, int], terminal,
+                 pegged: tuple[int, int]) -> float:
+    """:func:`referee_win` of the line ``action`` begins."""
+    nxt = copy.deepcopy(ref)
+    got = nxt.step(action)
+    p = list(pegged)
+    won = None
+    for (s, _, pts), n in got.items():  # one side scores in a step: the mover, or the last to lay
+        p[side_of(s)] += pts * n
+        if p[side_of(s)] >= need[side_of(s)]:
+            won = side_of(s)
+    if won is not None:
+        return 1.0 if won == side else 0.0
+    return referee_win(nxt, side_of, side, need, terminal, (p[0], p[1]))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deals(), st.data(), st.integers(1, 24), st.integers(1, 24), st.integers(0, 1))
+def test_the_win_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, data: st.DataObject, need0: int,
+                                                         need1: int, side: int) -> None:
+    players, pone, hands, _ = deal
+    if players == 3:
+        players, hands = 2, hands[:2]
+        pone %= 2
+    ref = _near_the_end(Referee(players, pone, hands), data)
+    if ref.turn is None:
+        return
+    side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
+
+    def terminal(p0: int, p1: int) -> float:  # any values will do: the search must carry them unchanged
+        return ((7 * p0 + 13 * p1) % 17) / 17
+
+    search = k.WinSearch(players, tuple(side_of(s) for s in range(players)), side, need0, need1, terminal)
+    hands_packed = 0
+    for seat in reversed(range(players)):
+        hands_packed = (hands_packed << k.HAND_BITS) | k.pack_hand(tuple(ref.hands[seat]))
+    position = (ref.turn, sum(c.value for c in ref.count), k.rank_sequence(tuple(ref.count)),
+                sum(1 << s for s in ref.passed), -1 if ref.last is None else ref.last)
+    expected = referee_win(ref, side_of, side, (need0, need1), terminal, (0, 0))
+    assert search.value(hands_packed, *position, 0, 0) == pytest.approx(expected)
+    lines = dict(search.lines(hands_packed, *position, 0, 0))
+    for action in ref.legal():
+        if type(action) is Go and ref.fits(action.seat):
+            continue
+        want = referee_line(ref, action, side_of, side, (need0, need1), terminal, (0, 0))
+        assert lines[action.card.rank if type(action) is PlayCard else 0] == pytest.approx(want), action

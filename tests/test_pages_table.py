@@ -1,7 +1,8 @@
 """The table in a real browser against a real gunicorn: a whole seeded game against the
 computer, played by clicking only what the page offers, whose final scores are checked
 against the service's own replay of the game's record, and whose last count (the game
-ended during it) says what was pegged; an illegal move sent anyway shows the service's
+ended during it) says what was pegged, and whose review (POST /v1/games/review) the page
+shows as the service answers it; an illegal move sent anyway shows the service's
 explanation; a sealed game plays a deal with a seat token per seat; your hand is whole
 in the show; on a phone the board stays in view; axe-core finds nothing."""
 
@@ -14,8 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
-from pages_browser import (PHONE, assert_axe_clean, assert_labelled, axe_source, browser, has_operation,  # noqa: F401
-                           new_page, page, phone, screenshot, server)
+from pages_browser import (PHONE, assert_axe_clean, assert_in_view_across, assert_labelled, axe_source,  # noqa: F401
+                           browser, has_operation, new_page, page, phone, screenshot, server)
 
 pytestmark = pytest.mark.slow
 
@@ -143,6 +144,71 @@ def test_a_whole_game_against_the_bot(server, page, browser):
     expect(last.locator("q.call")).to_have_count(0)
     assert whole["call"] not in last.text_content()
     assert_axe_clean(page, "the table, game over, at 1280 px")
+    check_review(page, server, record)
+
+
+def near(text: str, value: float, unit: str) -> bool:
+    """A figure the page wrote (to 1 or 2 decimals, then ``unit``) is ``value`` so rounded
+    (JavaScript's and Python's roundings of a half may differ)."""
+    assert text.endswith(unit), (text, unit)
+    number = text.removesuffix(unit)
+    places = len(number.partition(".")[2])
+    return abs(float(number) - value) <= 0.51 * 10 ** -places
+
+
+REVIEW_ROWS_JS = """() => [...document.querySelectorAll('#review-decisions tbody tr.decision')].map((r) => ({
+  index: Number(r.dataset.index), seat: Number(r.dataset.seat), category: r.dataset.category,
+  taken: r.cells[2].querySelector('.action').dataset.action,
+  better: r.cells[3].querySelector('.action') ? r.cells[3].querySelector('.action').dataset.action : null,
+  cost: [r.cells[4].textContent, r.cells[5].textContent],
+}))"""
+
+
+def check_review(pg, base, record):
+    """The game's review, asked by the page, shows what POST /v1/games/review answers for
+    the game's record (asked here too): each seat's summary, and each decision of yours
+    (then every seat's flagged ones) with the better choice and its cost when flagged."""
+    if not has_operation(base, "/v1/games/review"):
+        if os.environ.get("CI") == "true":
+            pytest.fail("POST /v1/games/review is missing")
+        return
+    pg.click("#review-game")
+    pg.wait_for_selector("#review[data-ready=true]", timeout=180_000)
+    assert pg.evaluate("() => document.activeElement.id") == "review-h"
+    want = httpx.post(f"{base}/v1/games/review", json=record, timeout=180).json()
+    seats = pg.locator("#review-seats tbody tr")
+    assert seats.count() == len(want["seats"]) == 2
+    for row, s in zip(seats.all(), want["seats"]):
+        cells = row.locator("td").all_text_contents()
+        assert cells[0] == str(s["decisions"]) and near(cells[1], s["error_rate"] * 100, "%"), (cells, s)
+        assert cells[2:5] == [str(s["categories"][c]) for c in ("doubtful", "bad", "very_bad")], (cells, s)
+    decided = [d for d in want["decisions"] if not d["forced"]]
+    # the page's player makes the first legal move every time: some of them are flagged
+    assert any(d["category"] != "ok" for d in decided if d["seat"] == 0)
+
+    def check(rows):
+        shown = pg.evaluate(REVIEW_ROWS_JS)
+        assert [{k: v for k, v in r.items() if k != "cost"} for r in shown] == [
+            {"index": d["index"], "seat": d["seat"], "category": d["category"], "taken": d["taken"],
+             "better": d["best"] if d["category"] != "ok" else None} for d in rows]
+        for r, d in zip(shown, rows):
+            if d["category"] == "ok":
+                assert r["cost"] == ["\u2013", "\u2013"], r
+            else:
+                assert near(r["cost"][0], d["points"]["loss"], " pt") and near(r["cost"][1], d["win"]["loss"] * 100, "%"), (r, d)
+
+    check([d for d in decided if d["seat"] == 0])
+    pg.select_option("#review-filter", "flagged")
+    check([d for d in decided if d["category"] != "ok"])
+    assert_axe_clean(pg, "the table with the game's review, at 1280 px")
+    screenshot(pg, "table-review")
+    # narrowed to a phone's width: the review and the show are stacked, nothing cut off
+    pg.set_viewport_size(PHONE)
+    pg.select_option("#review-filter", "mine")
+    for cards in ("#review .card", "#show .card"):
+        assert_in_view_across(pg, cards)
+    assert_axe_clean(pg, "the table with the game's review, at 390 px")
+    screenshot(pg, "table-review-phone")
 
 
 def test_an_illegal_move_sent_anyway_is_explained(server, page):

@@ -7,6 +7,10 @@
   best-response iteration (:mod:`.tune`) that computes them;
 * :mod:`.pegging` -- the double-dummy solver of the rest of a play and the
   perfect-information Monte Carlo advisor built on it;
+* :mod:`.view` -- what one seat may see of a game, the only input of what
+  decides for it;
+* :mod:`.evaluate` -- the one evaluation engine: every legal action of a
+  seat valued in points and in the chance of winning the game;
 * :mod:`.bot` -- the action a seat's bot takes, decided from that seat's own
   view only.
 

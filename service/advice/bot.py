@@ -1,10 +1,10 @@
 """A computer opponent: the action one seat's bot takes, decided from that seat's view only.
 
-:func:`seat_view` takes from a game state what the seat knows
+:func:`seat_view` (:mod:`.view`) takes from a game state what the seat knows
 (:func:`service.core.game.observe.seat_seen`, the one place that decides
 what a viewer sees: its cards as dealt and kept, its own discards, the
-starter once turned, the public play so far) and the public position;
-:func:`suggest` decides from that :class:`SeatView` alone, so the bot cannot
+starter once turned, the public play so far) and the public position and
+board; :func:`suggest` decides from that :class:`SeatView` alone, so the bot cannot
 use a card it could not see (the test swaps the other seats' hidden cards
 and gets the same answer).
 
@@ -13,7 +13,13 @@ Levels:
 * ``greedy``: the discard that keeps the best hand on average (the crib
   ignored), the play that scores most now (the highest card on a tie);
 * ``strong``: the discard advisor (``tuned`` crib model) and the pegging
-  advisor (perfect-information Monte Carlo over double-dummy solves).
+  advisor (perfect-information Monte Carlo over double-dummy solves);
+* ``board``: plays to win the game, not for points: its discards, plays and
+  goes are the ones :mod:`.evaluate` ranks first by the chance of winning
+  (the end of the deal valued by the board's odds, pegging out and the
+  defence near the target searched for the game).  While no side is within
+  :data:`BOARD_NEAR` points of the target it plays as ``strong`` does (there
+  the chance of winning follows the points).
 
 Deal and cut are the only action there is; a count of its own hand claims
 its true score (a crib is counted without a claim, which pegs its true score:
@@ -25,56 +31,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.core.cards import Card
 from service.core.engine import kernel
 from service.core.errors import IllegalError
 from service.core.game import Count, Cut, Deal, Discard, GameState, Phase, can
-from service.core.game.observe import seat_seen
 from service.core.options import side_of
-from service.core.play import Go, PlayCard
 
 from .discards import analyse_discards
+from .evaluate import view_values
 from .pegging import advise, greedy_action, knowledge
+from .view import SeatView as SeatView
+from .view import seat_view as seat_view
 
-LEVELS = ("greedy", "strong")
+LEVELS = ("greedy", "strong", "board")
 BOT_SAMPLES = None
 """The strong bot's pegging deals: as many as :data:`BOT_NODE_BUDGET` allows."""
 BOT_NODE_BUDGET = 3_000
 """Positions the strong bot searches a play (about 15-20 ms here): a quarter
 of the advice endpoint's default, so that a whole game costs about a second."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What one seat sees of the deal in progress."""
-
-    seat: int
-    players: int
-    phase: Phase
-    dealer: int
-    pone: int
-    to_act: tuple[int, ...]
-    hand: tuple[Card, ...]
-    """As dealt before its discard; the four kept after it."""
-    discards: tuple[Card, ...]
-    starter: Card | None
-    plays: tuple[PlayCard | Go, ...]
-    """The play so far (public)."""
-    tournament: bool
-    five_and_two: bool
-    counting_crib: bool
-    deck_client: bool
-    state_key: str
-    """The game id and sequence number (seeds the advisor, reveals nothing)."""
-
-
-def seat_view(state: GameState, seat: int) -> SeatView:
-    pos = state.position
-    sight = seat_seen(state, seat)
-    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), sight.hand,
-                    sight.discards, sight.starter, sight.plays, state.options.tournament,
-                    state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
-                    f"{state.game_id}/{state.seq}")
+BOARD_NEAR = 60
+"""The board level plays for the game once a side is this close to the target (it scores more than 60
+in a deal almost never); farther, as the strong level (the same choices, far cheaper)."""
+BOARD_SAMPLES = 24
+"""Worlds the board level values a discard over (:data:`.evaluate.SAMPLES`) ..."""
+BOARD_REFINE = 72
+"""... and its best four discards over this many more (the close calls decide games near the end)."""
+BOARD_PLAY_SAMPLES = 48
+"""Worlds the board level values a play over, when the other seat's holdings are too many to take each."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +89,8 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) 
             raise IllegalError("with a client deck the table turns the starter, not a bot", rule="cards_required",
                                field="state")
         return Suggestion(Cut(v.seat), level, {"phase": Phase.CUT})
+    if level == "board" and v.phase in (Phase.DISCARD, Phase.PLAY) and _near(v):
+        return _for_the_game(v)
     if v.phase is Phase.DISCARD:
         return _discard(v, level)
     if v.phase is Phase.PLAY:
@@ -153,6 +137,24 @@ def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
     return Suggestion(best.action, level, {
         "phase": Phase.PLAY, "samples": advice.samples,
         "choices": [{"action": o.action, "own": o.own, "others": o.others, "net": o.net} for o in options]})
+
+
+def _near(v: SeatView) -> bool:
+    """Whether the board level plays for the game (two players; three and four play as strong)."""
+    return v.players == 2 and max(v.scores, default=0) + BOARD_NEAR >= v.target
+
+
+def _for_the_game(v: SeatView) -> Suggestion:
+    samples = BOARD_PLAY_SAMPLES if v.phase is Phase.PLAY else BOARD_SAMPLES
+    values = view_values(v, seed=v.state_key, samples=samples, refine=BOARD_REFINE)
+    if len(values) == 1:
+        return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
+    best = values[0]
+    reason: dict[str, Any] = {"phase": v.phase, "samples": samples, "win": best.win, "points": best.points,
+                              "runner_up_win": values[1].win}
+    if v.phase is Phase.PLAY:
+        reason["choices"] = [{"action": o.action, "points": o.points, "win": o.win} for o in values]
+    return Suggestion(best.action, "board", reason)
 
 
 def suggest_checked(state: GameState, seat: int, level: str = "strong") -> Suggestion:

@@ -19,7 +19,7 @@ search is its ranks sorted, four bits each, lowest first.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Callable, Final
 
 # ---------------------------------------------------------------------------
 # Cards.
@@ -559,5 +559,140 @@ class Search:
                 best_net = net
                 best_own = own
             if rank == 0:
+                break
+        return best
+
+
+# ---------------------------------------------------------------------------
+# The rest of a play searched for the game (double dummy): the first side to
+# reach the target wins at once.
+#
+# Two sides.  A value is the chance that side ``side`` wins, a float; the
+# seats of that side maximise it, the others minimise it.  A position is the
+# points search's plus the points each side has pegged since the root (the
+# same cards reached with other points are another position for the game).
+# Once the play is over ``terminal(p0, p1)`` values what each side pegged in
+# it (the show and the board after it are the caller's).
+
+
+class WinSearch:
+    """Double-dummy values of play positions for the game, memoised (one search per deal and board).
+
+    ``need``: the points each side still needs; ``nodes`` counts the positions searched.  A line
+    that wins for the side to move (or loses, for its opponents) is not searched further: nothing
+    beats it, so the value is exact."""
+
+    def __init__(self, players: int, side_of_seat: tuple[int, ...], side: int, need0: int, need1: int,
+                 terminal: Callable[[int, int], float]) -> None:
+        self.players = players
+        self.side_of_seat = side_of_seat
+        self.side = side
+        self.need0 = need0
+        self.need1 = need1
+        self.terminal = terminal
+        self.memo: dict[int, float] = {}
+        self.ends: dict[int, float] = {}
+        self.nodes = 0
+
+    def value(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int) -> float:
+        """The chance of ``side`` from a position, its sides having pegged ``p0`` and ``p1`` since the root."""
+        if turn < 0:
+            end = (p0 << 8) | p1
+            got = self.ends.get(end)
+            if got is not None:
+                return got
+            v = self.terminal(p0, p1)
+            self.ends[end] = v
+            return v
+        key = ((((((((seq << 5) | count) << 2 | turn) << 4 | passed) << 3 | (last + 1)) << 16 | (p0 << 8) | p1)
+                << (HAND_BITS * self.players)) | hands)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        best = self._best(hands, turn, count, seq, passed, last, p0, p1, None)
+        self.memo[key] = best
+        return best
+
+    def lines(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int, p0: int,
+              p1: int) -> list[tuple[int, float]]:
+        """Each move of the seat to act (a rank, or 0 for go) and the chance of the line it begins."""
+        out: list[tuple[int, float]] = []
+        self._best(hands, turn, count, seq, passed, last, p0, p1, out)
+        return out
+
+    def _won(self, side: int) -> float:
+        return 1.0 if side == self.side else 0.0
+
+    def _after(self, hands: int, seat: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int) -> float:
+        """The value once ``seat`` has moved (its points in ``p0``/``p1``): the go or last-card point
+        pegged here, a side at its target the winner."""
+        holding = 0
+        for s in range(self.players):
+            if (hands >> (HAND_BITS * s)) & HAND_MASK:
+                holding |= 1 << s
+        turn, reset, go_to = after(self.players, seat, count, holding, passed, last)
+        if go_to >= 0:
+            if self.side_of_seat[go_to] == 0:
+                p0 += GO_POINTS
+                if p0 >= self.need0:
+                    return self._won(0)
+            else:
+                p1 += GO_POINTS
+                if p1 >= self.need1:
+                    return self._won(1)
+        if reset:
+            return self.value(hands, turn, 0, 0, 0, -1, p0, p1)
+        return self.value(hands, turn, count, seq, passed, last, p0, p1)
+
+    def _best(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int,
+              lines: list[tuple[int, float]] | None) -> float:
+        at = HAND_BITS * turn
+        hand = (hands >> at) & HAND_MASK
+        fits = FITS_RANK[count]
+        others = hands & ~(HAND_MASK << at)
+        mover = self.side_of_seat[turn]
+        maximise = mover == self.side
+        done = 1.0 if maximise else 0.0
+        best = -1.0
+        prev = 0
+        i = 0
+        x = hand
+        moved = False
+        while x or not moved:
+            if x:
+                rank = x & 15
+                x >>= 4
+                i += 1
+                if rank == prev or not fits[rank]:
+                    prev = rank
+                    continue
+                prev = rank
+                now = count + RANK_VALUE[rank]
+                same, run, kept = lay(seq, rank)
+                pts = count_points(now) + PAIR_POINTS[same] + run
+                low = (1 << (4 * (i - 1))) - 1
+                rest = (hand & low) | ((hand >> (4 * i)) << (4 * (i - 1)))
+                if mover == 0:
+                    q0 = p0 + pts
+                    q1 = p1
+                    won = pts > 0 and q0 >= self.need0
+                else:
+                    q0 = p0
+                    q1 = p1 + pts
+                    won = pts > 0 and q1 >= self.need1
+                if won:
+                    v = self._won(mover)
+                else:
+                    v = self._after(others | (rest << at), turn, now, kept, passed, turn, q0, q1)
+            else:
+                rank = 0
+                v = self._after(hands, turn, count, seq, passed | (1 << turn), last, p0, p1)
+            moved = True
+            if lines is not None:
+                lines.append((rank, v))
+            if best < 0 or (v > best if maximise else v < best):
+                best = v
+            if rank == 0 or (lines is None and best == done):
                 break
         return best

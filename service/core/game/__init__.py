@@ -17,13 +17,15 @@ from .events import (EVENT_TYPES, CutForDeal, DealRecorded, Dealt, Discarded, Ev
                      HandCounted, Played, StarterTurned, Went)
 from ..show import HEELS_POINTS
 from .position import PHASES, Phase, Position, can, check, legal_actions
-from .state import GameState, apply_action, chain, genesis, legal, new_game, replay_record, restore, result
+from .state import (GameState, apply_action, as_sent, chain, deal_steps, genesis, legal, new_game, record_start,
+                    replay_record, restore, result)
 
 __all__ = [
     "ACTION_TYPES", "EVENT_TYPES", "HEELS_POINTS", "PHASES", "ActionKind", "Counted", "EventKind",
     "CutForDeal", "DealRecorded", "Dealt", "Discarded", "GameOver", "HandCounted", "Played", "StarterTurned", "Went",
     "Count", "Cut", "Deal", "Discard", "GameAction", "Go", "PlayCard",
     "GameEvent", "GameState", "Phase", "Position",
-    "action_type", "apply_action", "can", "chain", "check", "genesis", "legal", "legal_actions",
-    "new_game", "notation", "parse_action", "replay_record", "restore", "result",
+    "action_type", "apply_action", "as_sent", "can", "chain", "check", "deal_steps", "genesis", "legal",
+    "legal_actions",
+    "new_game", "notation", "parse_action", "record_start", "replay_record", "restore", "result",
 ]

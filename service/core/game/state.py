@@ -14,7 +14,7 @@ import hashlib
 import secrets
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from typing import NamedTuple, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
 from ..errors import DuplicateCardError, IllegalError, MalformedError
@@ -163,6 +163,27 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
                             state.dealer, state.pegs, state.deal_seq, state.history, actions, pos)), events
 
 
+def as_sent(action: GameAction, service_deck: bool) -> GameAction:
+    """A completed action as a client sends it: with the service's pack, a
+    deal or cut without its cards (the pack fills them in), its claim kept."""
+    if service_deck and type(action) is Deal:
+        return Deal(action.seat)
+    if service_deck and type(action) is Cut:
+        return Cut(action.seat, None, action.claim)
+    return action
+
+
+def deal_steps(state: GameState) -> Iterator[tuple[GameState, GameAction, GameState, list[GameEvent]]]:
+    """The deal in progress replayed from its start, one action at a time:
+    (the state before, the action as completed, the state after, its events)."""
+    before = restore(state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
+                     state.dealer, state.pegs, state.deal_seq, state.history, ())
+    for given in state.actions:
+        after, events = apply_action(before, as_sent(given, state.deck_seed is not None))
+        yield before, given, after, events
+        before = after
+
+
 def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: str | None, deal: int,
             dealer: int, pegs: tuple[tuple[int, int], ...], deal_seq: int, history: str,
             actions: Sequence[GameAction]) -> GameState:
@@ -194,11 +215,7 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
         # With the service's pack the recorded cards must be the ones it dealt:
         # the action is replayed without them (the pack fills them in again)
         # and with everything else it recorded, its claim included.
-        sent = given
-        if cards is not None and type(given) is Deal:
-            sent = Deal(given.seat)
-        elif cards is not None and type(given) is Cut:
-            sent = Cut(given.seat, None, given.claim)
+        sent = as_sent(given, cards is not None)
         try:
             nxt, _ = apply_action(state, sent)
         except (IllegalError, MalformedError) as exc:
@@ -227,16 +244,22 @@ def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
     return legal_actions(state.position, seat)
 
 
+def record_start(options: GameOptions, first_dealer: int, game_id: str) -> GameState:
+    """The state a record is replayed from: a client deck (the record gives
+    every deal's cards and every starter) and the live game's history."""
+    dealt = replace(options, deck="client", seed=None)
+    state, _ = new_game(dealt, dealer=first_dealer, game_id=game_id)
+    # The history is the live game's: its options, not the replay's deck.
+    return state._replace(options=dealt, history=genesis(game_id, options, first_dealer))
+
+
 def replay_record(options: GameOptions, first_dealer: int, game_id: str,
                   actions: Sequence[GameAction]) -> tuple[GameState, list[tuple[int, ...]]]:
     """Replay a whole game from its record (every action, the cards given in
     each deal and cut).  Returns the final state and the scores after each
     deal; an illegal action raises :class:`IllegalError` located at
     ``("actions", index)``."""
-    dealt = replace(options, deck="client", seed=None)
-    state, _ = new_game(dealt, dealer=first_dealer, game_id=game_id)
-    # The history is the live game's: its options, not the replay's deck.
-    state = state._replace(options=dealt, history=genesis(game_id, options, first_dealer))
+    state = record_start(options, first_dealer, game_id)
     after_deal: list[tuple[int, ...]] = []
     for i, action in enumerate(actions):
         try:

@@ -6,15 +6,10 @@
 // page that keeps the board in view above other things (the table on a phone).
 // It draws what it is given; the scores come from the API (or the players' entries).
 
-const NS = "http://www.w3.org/2000/svg";
+import { svgEl } from "./svg.js";
 const STREET = 30;
 export const COLORS = ["red", "blue", "green"];
 
-function svgEl(tag, attrs = {}) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 export class Board {
   /**

@@ -6,6 +6,7 @@
 // six clicks are a six-card hand, never four cards, a starter and one more.
 import { post, say } from "./api.js";
 import { RANKS, SUITS, cardEl, kindWords, el } from "./cards.js";
+import { comboRows } from "./show.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { hand: [], starter: null, crib: false, target: "hand", players: null, dealer: false, model: "tuned" };
@@ -165,21 +166,7 @@ function showScore(body) {
   $("result").hidden = false;
   $("total").textContent = String(body.total);
   $("call").textContent = body.call ? `\u201c${body.call}\u201d` : "\u201cnineteen\u201d (no points)";
-  const five = [...body.cards, body.starter];
-  const rows = body.breakdown.map((item) => {
-    const on = new Set(item.cards);
-    const cards = el("div", { class: "cards" }, ...five.map((c) => {
-      const m = cardEl(c);
-      m.classList.add("mini", on.has(c) ? "on" : "off");
-      return m;
-    }));
-    return el("tr", { class: "combo", "data-kind": item.kind, "data-cards": item.cards.join(",") },
-      el("td", { text: kindWords(item.kind) }),
-      el("td", {}, cards, el("span", { class: "sr-only", text: ` ${item.cards.length} cards used` })),
-      el("td", { class: "num", text: String(item.points) }));
-  });
-  if (!rows.length) rows.push(el("tr", {}, el("td", { colspan: 3, text: "No scoring combination." })));
-  $("combos").tBodies[0].replaceChildren(...rows);
+  $("combos").tBodies[0].replaceChildren(...comboRows(body));
   $("subtotals").tBodies[0].replaceChildren(...Object.entries(body.subtotals).map(([kind, pts]) =>
     el("tr", { "data-kind": kind }, el("th", { scope: "row", text: kindWords(kind) }), el("td", { class: "num", text: String(pts) }))));
 }

@@ -6,6 +6,9 @@
 import { post, say } from "./api.js";
 import { cardEl, backEl, kindWords, el } from "./cards.js";
 import { Board, skunkMarks } from "./board.js";
+import { comboTable } from "./show.js";
+import { Chance, percent } from "./chance.js";
+import { drawReview } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const ME = 0;
@@ -19,12 +22,18 @@ const t = {
   tokens: null, // sealed: one seat token per seat
   players: 2, level: "strong", options: null, busy: false, suggest: true,
   selected: new Set(), record: [], board: null, firstDealer: null, over: false,
+  show: null, // this deal's show: {deal, starter, counts: [{seat, what, cards, pegged, body}]}
+  chance: null, // your side's chance of winning, deal by deal (the service's figures)
 };
 
 const sealed = () => t.tokens !== null;
 function name(seat) {
   if (seat === ME) return "You";
   return t.players === 2 ? "Computer" : `Bot ${seat}`;
+}
+/** "Your hand", "Computer's crib", "Bot 1's hand". */
+function whose(seat, what) {
+  return `${seat === ME ? "Your" : `${name(seat)}'s`} ${what}`;
 }
 function sideName(side) {
   if (t.players !== 4) return name(side);
@@ -120,7 +129,11 @@ async function start(ev) {
   const seed = $("seed").value.trim();
   // skunk: the result says what the board's skunk lines mean (a skunk, a double skunk)
   t.options = { players: t.players, skunk: true, ...(seed ? { deck: "seeded", seed } : {}) };
-  t.record = []; t.selected.clear(); t.over = false; t.tokens = null;
+  t.record = []; t.selected.clear(); t.over = false; t.tokens = null; t.show = null;
+  t.chance = new Chance(0); // seat 0 is side 0 in every game
+  $("show").hidden = true;
+  $("chance").hidden = true;
+  resetReview();
   say($("error"), "");
   $("events").replaceChildren();
   try {
@@ -154,16 +167,30 @@ function cardsInline(cards) {
   return el("span", { class: "cards inline" }, ...cards.map((c) => { const m = c ? cardEl(c) : backEl(); m.classList.add("mini"); return m; }));
 }
 
-/** The count as a player says it, from POST /v1/hands/score (the starter is the view's).
- *  The event lists what was pegged: when the game ended during this count (the pegs stop
- *  at the game hole) that is less than the hand holds, and the whole hand's call would
- *  say points that were never pegged; the line says where the count stopped instead. */
+/** A count joins the show (laid out below the play); the service's breakdown of it,
+ *  from POST /v1/hands/score, arrives later (in any order: each count has its place). */
+function showCount(e) {
+  if (!t.show || t.show.deal !== e.deal) t.show = { deal: e.deal, starter: t.starter, counts: [] };
+  const entry = { seat: e.seat, what: e.what, cards: e.cards, pegged: e.points || 0, body: null };
+  t.show.counts.push(entry);
+  renderShow();
+  return entry;
+}
+
+/** The count as a player says it, from POST /v1/hands/score (the starter is the view's),
+ *  and its combinations in the show.  The event lists what was pegged: when the game
+ *  ended during this count (the pegs stop at the game hole) that is less than the hand
+ *  holds, and the whole hand's call would say points that were never pegged; the line
+ *  says where the count stopped instead. */
 async function sayCount(line, e) {
   const starter = t.starter; // this deal's: the answer to the crib's count is the next deal's
   const target = t.board.target;
   if (!starter || !e.cards || e.cards.length !== 4 || e.cards.some((c) => !c)) return;
+  const entry = showCount(e);
   try {
     const body = await post("/v1/hands/score", { cards: e.cards, starter, crib: e.what === "crib" });
+    entry.body = body;
+    renderShow();
     const pegged = e.points || 0;
     if (pegged < body.total) {
       line.dataset.stopped = String(body.total);
@@ -176,8 +203,31 @@ async function sayCount(line, e) {
     }
     scrollLog();
   } catch {
-    // the count itself is shown already; the spoken form is a nicety
+    // the count itself is shown already; the spoken form and the combinations are a nicety
   }
+}
+
+/** The show of the deal counted last: each hand and the crib, in the order counted,
+ *  with every combination the service found in it. */
+function renderShow() {
+  const s = t.show;
+  if (!s) return;
+  $("show").hidden = false;
+  $("show").dataset.deal = String(s.deal);
+  $("show-h").textContent = `The show, deal ${s.deal}`;
+  $("show-counts").replaceChildren(...s.counts.map((c, i) => {
+    const title = whose(c.seat, c.what);
+    const b = c.body;
+    const head = !b ? `${title}: counting\u2026`
+      : c.pegged < b.total ? `${title}: ${b.total} (${c.pegged} pegged: the game ended)`
+        : `${title}: ${b.total} point${b.total === 1 ? "" : "s"}`;
+    return el("section", { class: "count-box", "data-seat": c.seat, "data-what": c.what, "aria-labelledby": `show-${i}-h`,
+      "data-total": b ? String(b.total) : null },
+    el("h3", { id: `show-${i}-h`, text: head }),
+    el("p", { class: "show-hand" }, cardsInline(c.cards), el("span", { class: "plus", text: " and the starter " }), cardsInline([s.starter])),
+    b && b.call ? el("q", { class: "call", text: b.call }) : null,
+    b ? comboTable(b, `${title}: every combination counted`) : null);
+  }));
 }
 
 function scrollLog() {
@@ -235,9 +285,7 @@ function logEvents(events, actor) {
     scrollLog();
   }
   if (t.record.length && !sealed()) {
-    $("record").textContent = JSON.stringify({
-      record: { game_id: t.answer ? t.answer.game_id : "", options: t.options, first_dealer: t.firstDealer, actions: t.record },
-    }, null, 1);
+    $("record").textContent = JSON.stringify({ record: gameRecord() }, null, 1);
   }
   $("record-box").hidden = sealed();
 }
@@ -254,6 +302,7 @@ function render() {
   const v = a.view;
   const sides = v.scores.map((s, i) => ({ ...s, name: sideName(i) }));
   t.board.set(sides);
+  renderChance(a);
   const legal = t.busy ? [] : mine();
   const waiting = a.phase === "over" ? "over" : legal.length ? "you" : "bots";
   $("game").dataset.waiting = t.busy && a.phase !== "over" ? "busy" : waiting;
@@ -358,9 +407,58 @@ function render() {
   }
 }
 
+/** Your side's chance of winning, when the service's views carry it. */
+function renderChance(a) {
+  if (!t.chance || !t.chance.note(a)) return;
+  const now = t.chance.now;
+  $("chance").hidden = false;
+  $("chance-now").textContent = percent(now.p);
+  $("chance-now").dataset.p = String(now.p);
+  $("chance-when").textContent = now.over ? "at the end of the game"
+    : `at the start of deal ${now.deal} (the service's odds for the score then and who deals)`;
+  const who = t.players === 4 ? "You and Bot 2: your chance of winning" : "Your chance of winning";
+  $("chance-chart").replaceChildren(t.chance.draw(who));
+}
+
+// -- the review ---------------------------------------------------------------------
+
+function resetReview() {
+  $("review").hidden = true;
+  $("review-body").replaceChildren();
+  delete $("review").dataset.ready;
+  $("review-game").disabled = false;
+}
+
+/** The finished game's record, as the page kept it from the deal records (plain mode). */
+function gameRecord() {
+  return { game_id: t.answer ? t.answer.game_id : "", options: t.options, first_dealer: t.firstDealer, actions: t.record };
+}
+
+async function review() {
+  $("review-game").disabled = true;
+  $("review").hidden = false;
+  $("review-status").textContent = "The service is reviewing every decision of the game\u2026";
+  try {
+    // a sealed game is reviewed from its final state (its record never reached the page)
+    const body = sealed() ? { state: t.answer.state } : { record: gameRecord() };
+    const answer = await post("/v1/games/review", body);
+    $("review-status").textContent = "";
+    $("review-body").replaceChildren(...drawReview(answer, name, ME));
+    $("review").dataset.ready = "true";
+    $("review-h").setAttribute("tabindex", "-1");
+    $("review-h").focus(); // the review is below the table: a keyboard or screen reader user is taken there
+  } catch (err) {
+    $("review-status").textContent = err.missing
+      ? "The review needs POST /v1/games/review, which this service does not offer yet."
+      : err.message;
+    $("review-game").disabled = false;
+  }
+}
+
 function init() {
   $("setup-form").addEventListener("submit", start);
-  $("again").addEventListener("click", () => { $("setup").hidden = false; $("game").hidden = true; t.answer = null; });
+  $("review-game").addEventListener("click", review);
+  $("again").addEventListener("click", () => { $("setup").hidden = false; $("game").hidden = true; t.answer = null; resetReview(); });
   if (params.get("seed")) $("seed").value = params.get("seed");
   if (params.get("players")) $("players").value = params.get("players");
   if (params.get("level")) $("level").value = params.get("level");

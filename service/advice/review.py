@@ -1,0 +1,464 @@
+"""A finished game's review: every decision of every seat against the best one, and the luck of the cards.
+
+Modelled on GNU Backgammon's analysis of a match (docs/review.md): each decision is
+valued from what the deciding seat could see at that moment (never in hindsight),
+its loss is the best action's value less the taken one's, in expected points and in
+the chance of winning, and a fixed threshold on the loss in the chance of winning
+names its category (:data:`THRESHOLDS`).  Per seat: its decisions, the forced ones
+apart, the count in each category, the losses, and the luck of the cards it was dealt
+and cut (:mod:`.luck`), so that skill and luck can be told apart.
+
+The decisions:
+
+* **discard** -- every way to lay cards away, valued by the discard advisor (the
+  kept hand's exact mean show over the starter and the crib's, ``tuned`` model)
+  from the cards dealt;
+* **play** / **go** -- every legal card (or go) from the seat's view (its cards,
+  its discards, the starter, the play so far): near the end of a 2-player game
+  by the evaluation engine (:func:`.evaluate.action_values`: the rest of the deal
+  played out for the game in sampled worlds, pegging out searched), else by the
+  pegging advisor (perfect-information Monte Carlo over the rest of the play);
+* **count** / **claim** -- a claim the rules judge (muggins, muggins in the play,
+  tournament rules): the best claim is the true count, and the loss is what the
+  claim cost the seat's side on the board (points missed, muggins to the opponent,
+  a false claim of game's set back), read from the game engine itself.
+
+Where the engine does not value it, an action's chance of winning is the board's
+(:class:`_Board`): the win-probability table at the start of the deal, the
+action's loss of points against the best moved onto the other sides' scores.
+
+A deal, a cut and a count whose claim the rules do not judge decide nothing; a
+decision with one legal action is listed as forced and left out of the rates.
+Nothing here knows HTTP or JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from service.core.claims import NOT_CLAIMABLE
+from service.core.errors import MalformedError
+from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, Go, PlayCard, apply_action,
+                               deal_steps, legal_actions, record_start)
+from service.core.game.events import GameEvent, HandCounted, StarterTurned
+from service.core.options import GameOptions
+
+from . import bot, odds
+from .discards import analyse_discards
+from .evaluate import SAMPLES, action_values
+from .luck import cut_luck, dealt_luck
+from .pegging import advise, knowledge
+
+CATEGORIES = ("ok", "doubtful", "bad", "very_bad")
+THRESHOLDS = (("very_bad", 0.06), ("bad", 0.03), ("doubtful", 0.015))
+"""The loss in the chance of winning from which a decision is doubtful, bad, very
+bad: GNU Backgammon's 0.03, 0.06 and 0.12 of equity, which is twice the chance
+of winning (equity = 2p - 1 when nothing but the game is at stake)."""
+REVIEW_NODE_BUDGET = 3_000
+"""Positions the pegging advisor searches for each play reviewed (the strong bot's)."""
+TYPICAL_PLAYS = 100
+"""Plays and goes a review values at full budget (a 2-player game has about 70): a longer
+game's plays are each given a share (:func:`budgets`), so that no review costs much more than
+a typical game's (the longest legal game has about 1,000)."""
+MIN_NODE_BUDGET = 300
+MIN_SAMPLES = 2
+THREE_PLAYER_GAMES = 400
+"""Games each 3-player board of a review is played out (:class:`_Board`)."""
+TIE = 1e-9
+"""A loss smaller than this is none: the taken action is as good as the best."""
+
+Step = tuple[GameState, GameAction, GameState, list[GameEvent]]
+Valuer = Callable[[GameState, int, int], list[tuple[GameAction, float]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """An action's value to the deciding seat's side: expected net points over the rest of
+    the deal (its side's less the others'), and its chance of winning the game."""
+
+    points: float
+    win: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    index: int
+    """The action's place in the game's record (0 for the first deal)."""
+    deal: int
+    seat: int
+    """Who decided (for a claim of his heels, the dealer)."""
+    kind: str
+    """discard, play, go, count or claim."""
+    taken: GameAction
+    best: GameAction
+    """The taken action when nothing was better."""
+    taken_value: Value
+    best_value: Value
+    forced: bool
+    category: str
+
+    @property
+    def loss_points(self) -> float:
+        return self.best_value.points - self.taken_value.points
+
+    @property
+    def loss_win(self) -> float:
+        return self.best_value.win - self.taken_value.win
+
+
+@dataclass(frozen=True, slots=True)
+class DealLuck:
+    deal: int
+    dealer: int
+    starter: Any
+    """The starter (None when the game ended before the cut)."""
+    dealt: tuple[float, ...]
+    """Per seat: its dealt cards' best discard against the average deal's."""
+    cut: tuple[float, ...]
+    """Per seat: the starter's effect on what it counted (and his heels), against the mean."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    seat: int
+    side: int
+    decisions: int
+    """Unforced decisions."""
+    forced: int
+    categories: dict[str, int]
+    loss_points: float
+    loss_win: float
+    dealt_luck: float
+    cut_luck: float
+
+    @property
+    def errors(self) -> int:
+        return self.decisions - self.categories["ok"]
+
+    @property
+    def error_rate(self) -> float:
+        return self.errors / self.decisions if self.decisions else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    game_id: str
+    options: GameOptions
+    whole_game: bool
+    """False for a state's review: only its last deal is in it."""
+    decisions: tuple[Decision, ...]
+    seats: tuple[SeatSummary, ...]
+    deals: tuple[DealLuck, ...]
+
+
+def category(loss_win: float) -> str:
+    """The category of a decision that lost ``loss_win`` of the chance of winning."""
+    for name, threshold in THRESHOLDS:
+        if loss_win >= threshold:
+            return name
+    return "ok"
+
+
+# ---------------------------------------------------------------------------
+# The steps of a finished game.
+
+
+def record_steps(options: GameOptions, first_dealer: int, game_id: str,
+                 actions: Sequence[GameAction]) -> Iterator[Step]:
+    """A record's actions (replayed and verified already), one step at a time."""
+    state = record_start(options, first_dealer, game_id)
+    for action in actions:
+        after, events = apply_action(state, action)
+        yield state, action, after, events
+        state = after
+
+
+def _finished(state: GameState, where: str) -> None:
+    if state.phase != "over":
+        raise MalformedError(f"a game is reviewed once it is over; this one is in deal {state.deal}, "
+                             f"phase {state.phase}", at=(where,))
+
+
+def budgets(actions: Iterable[GameAction]) -> tuple[int, int]:
+    """The pegging advisor's positions and the engine's worlds for each play of a game of ``actions``."""
+    plays = sum(type(a) in (PlayCard, Go) for a in actions)
+    scale = min(1.0, TYPICAL_PLAYS / max(1, plays))
+    return max(MIN_NODE_BUDGET, round(REVIEW_NODE_BUDGET * scale)), max(MIN_SAMPLES, round(SAMPLES * scale))
+
+
+def review_record(options: GameOptions, first_dealer: int, game_id: str, actions: Sequence[GameAction],
+                  final: GameState) -> Review:
+    """The review of a whole game from its record, ``final`` the state it replays to."""
+    _finished(final, "record")
+    return review_steps(game_id, options, record_steps(options, first_dealer, game_id, actions), True,
+                        budgets(actions))
+
+
+def review_state(state: GameState) -> Review:
+    """The review of a finished game's state: its last deal (the earlier ones are folded in its history)."""
+    _finished(state, "state")
+    return review_steps(state.game_id, state.options, deal_steps(state), False, budgets(state.actions))
+
+
+# ---------------------------------------------------------------------------
+# Valuing decisions.
+
+
+def discard_values(state: GameState, seat: int, node_budget: int) -> list[tuple[GameAction, float]]:
+    """Every discard of ``seat``, valued from its dealt cards (the discard advisor's net)."""
+    pos = state.position
+    own = state.options.side_of(seat) == state.options.side_of(pos.dealer)
+    a = analyse_discards(pos.hands[seat], pos.options.players, own)
+    return [(Discard(seat, ch.discard), ch.net) for ch in a.choices]
+
+
+def play_values(state: GameState, seat: int, node_budget: int) -> list[tuple[GameAction, float]]:
+    """Every legal card or go of ``seat``, valued from its view by the pegging advisor."""
+    v = bot.seat_view(state, seat)
+    assert v.starter is not None  # the play follows the cut
+    k = knowledge(v.players, v.pone, seat, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
+    advice = advise(k, None, seed=f"review/{state.game_id}/{state.seq}", node_budget=node_budget)
+    return [(o.action, o.net) for o in advice.options]
+
+
+def _same(a: GameAction, b: GameAction) -> bool:
+    if type(a) is Discard and type(b) is Discard:
+        return set(a.cards) == set(b.cards)
+    return a == b
+
+
+def _net(before: GameState, after: GameState, side: int) -> int:
+    """What the board moved for ``side``: its points less the other sides'."""
+    moved = [a[0] - b[0] for a, b in zip(after.position.pegs, before.position.pegs)]
+    return moved[side] - (sum(moved) - moved[side])
+
+
+class _Board:
+    """The chance of winning of a deal's board, shifted by points (see docs/review.md).
+
+    Until the evaluation engine values each action's chance of winning, an action's
+    chance is read from the win-probability table (:func:`.odds.board_odds`) at the
+    start of the deal it is in, its side's score moved by the action's expected points
+    against the best action's: a loss of net points (its side's less the others') is
+    the others' gain (linear between whole points).  With 3 players there is
+    no table: each deal's positions are played out by :func:`.odds.simulate` from one
+    seed (common random numbers), so that their differences are not lost in the
+    simulation's noise."""
+
+    def __init__(self, options: GameOptions) -> None:
+        self.options = options
+        self._chances: dict[tuple[int, ...], tuple[float, ...]] = {}
+
+    def _at(self, start: GameState, scores: list[int]) -> tuple[float, ...]:
+        o = self.options
+        key = (start.deal, *scores)
+        hit = self._chances.get(key)
+        if hit is None:
+            if o.players == 3 and max(scores) < o.target:
+                hit = odds.simulate(3, o.target, scores, start.dealer, THREE_PLAYER_GAMES, odds.deals("three"),
+                                    f"review/{start.game_id}/{start.deal}").chances
+            else:
+                hit = odds.board_odds(o.players, o.target, scores, start.dealer, o.five_and_two)
+            self._chances[key] = hit
+        return hit
+
+    def win(self, start: GameState, side: int, loss: float) -> float:
+        """``side``'s chance at the start of ``start``'s deal after a ``loss`` of net points: the
+        other sides' scores each moved up by their share of it (a score cannot go below 0)."""
+        share = loss / (len(start.pegs) - 1)
+        low = int(share // 1)
+        frac = share - low
+
+        def at(up: int) -> float:
+            scores = [front if s == side else front + up for s, (front, _) in enumerate(start.pegs)]
+            return self._at(start, scores)[side]
+
+        return at(low) if not frac else (1 - frac) * at(low) + frac * at(low + 1)
+
+
+def _judged(state: GameState, action: GameAction) -> bool:
+    o = state.options
+    claim = getattr(action, "claim", None)
+    if claim is None:
+        return False
+    if type(action) is Count:
+        return o.muggins or o.tournament
+    if type(action) is Cut:
+        return o.tournament
+    return o.muggins_in_play or o.tournament
+
+
+def with_claim(action: GameAction, claim: int | None) -> GameAction:
+    """A cut, play, go or count with another claim (None: the rules count it)."""
+    changed: GameAction = replace(cast(Any, action), claim=claim)
+    return changed
+
+
+def _claimant(state: GameState, action: GameAction) -> int:
+    return state.position.dealer if type(action) is Cut else action.seat
+
+
+def _true_claim(state: GameState, action: GameAction) -> GameAction:
+    """The action with the claim the rules give: the points the claimant made."""
+    _, events = apply_action(state, with_claim(action, None))
+    seat = _claimant(state, action)
+    if type(action) is Cut:
+        made = sum(e.points for e in events if type(e) is StarterTurned)
+    else:
+        made = sum(s.points for e in events for s in e.scores if s.seat == seat and s.kind not in NOT_CLAIMABLE)
+    return with_claim(action, made)
+
+
+# ---------------------------------------------------------------------------
+# The review.
+
+
+class _Reviewer:
+    def __init__(self, game_id: str, options: GameOptions, budget: tuple[int, int]) -> None:
+        self.game_id, self.options = game_id, options
+        self.node_budget, self.samples = budget
+        self.board = _Board(options)
+        self.decisions: list[Decision] = []
+        self.deals: list[DealLuck] = []
+        self._deal_start: GameState | None = None
+
+    def _values(self, state: GameState, seat: int, advisor: Valuer,
+                for_the_game: bool) -> list[tuple[GameAction, float, float]]:
+        """Every legal action of ``seat``: (action, points, win).  A play or go near the end of a
+        2-player game (a side within :data:`~.bot.BOARD_NEAR` of the target, where the board level
+        plays for the game) is valued by the evaluation engine, the rest of the deal played out for
+        the game in sampled worlds; anything else by the advisors' means and the board
+        (:meth:`_on_the_board`): there the chance of winning follows the points, and a discard's
+        sampled worlds are too few to tell discards a point apart (see docs/review.md)."""
+        o = self.options
+        if for_the_game and o.players == 2 and \
+                max(front for front, _ in state.position.pegs) + bot.BOARD_NEAR >= o.target:
+            seed = f"review/{state.game_id}/{state.seq}"
+            return [(v.action, v.points, v.win) for v in action_values(state, seat, seed=seed, samples=self.samples)]
+        return self._on_the_board(state, seat, advisor(state, seat, self.node_budget))
+
+    def _on_the_board(self, state: GameState, seat: int,
+                      values: list[tuple[GameAction, float]]) -> list[tuple[GameAction, float, float]]:
+        """Points valued by the board at the deal's start (:class:`_Board`)."""
+        side = self.options.side_of(seat)
+        start = self._deal_start or state
+        best = max(p for _, p in values)
+        best_win = self.board.win(start, side, 0.0)
+        # a simulated board (3 players) may be a little off monotone: a loss never gains
+        return [(a, p, min(best_win, self.board.win(start, side, best - p))) for a, p in values]
+
+    def _decision(self, index: int, state: GameState, after: GameState, seat: int, kind: str,
+                  taken: GameAction, values: list[tuple[GameAction, float, float]], forced: bool) -> None:
+        best_action, best_points, best_win = max(values, key=lambda v: (v[2], v[1]))
+        mine = [(p, w) for a, p, w in values if _same(a, taken)]
+        if mine:
+            taken_points, taken_win = mine[0]
+        else:
+            # Not among the valued actions: a go while holding a card that fits (a renege under
+            # tournament rules), valued at what its penalty cost on the board (a lower bound).
+            penalty = -_net(state, after, self.options.side_of(seat))
+            (_, _, won), (_, _, lost) = self._on_the_board(state, seat, [(best_action, 0.0), (taken, -penalty)])
+            taken_points, taken_win = best_points - penalty, max(0.0, best_win - (won - lost))
+        if taken_win >= best_win - TIE and taken_points >= best_points - TIE:
+            best_action, best_points, best_win = taken, taken_points, taken_win
+        self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
+                                       Value(taken_points, taken_win), Value(best_points, best_win), forced,
+                                       "ok" if forced else category(best_win - taken_win)))
+
+    def step(self, index: int, before: GameState, action: GameAction, after: GameState,
+             events: list[GameEvent]) -> None:
+        kind = type(action)
+        if kind is Deal:
+            self._deal_start = before
+            self._luck = _LuckOfDeal(before, action)
+        elif kind is Discard:
+            values = self._values(before, action.seat, discard_values, False)
+            self._luck.best_discard[action.seat] = max(p for _, p, _ in values)
+            self._decision(index, before, after, action.seat, "discard", action, values, len(values) == 1)
+        elif kind in (PlayCard, Go):
+            card = with_claim(action, None)
+            if len(legal_actions(before.position, action.seat)) > 1:
+                values = self._values(before, action.seat, play_values, True)
+                forced = False
+            else:
+                values, forced = self._on_the_board(before, action.seat, [(card, 0.0)]), True
+            self._decision(index, before, after, action.seat, "play" if kind is PlayCard else "go", card, values,
+                           forced)
+        if _judged(before, action):
+            self._claim(index, before, action, after)
+        self._luck.record(action, events)
+        if after.deal != before.deal or after.phase == "over":
+            self.deals.append(self._luck.luck(self.options))
+
+    def _claim(self, index: int, before: GameState, action: GameAction, after: GameState) -> None:
+        seat = _claimant(before, action)
+        side = self.options.side_of(seat)
+        best = _true_claim(before, action)
+        best_after, _ = apply_action(before, best)
+        values = self._on_the_board(before, seat, [(best, float(_net(before, best_after, side))),
+                                                   (action, float(_net(before, after, side)))])
+        self._decision(index, before, after, seat, "count" if type(action) is Count else "claim", action, values,
+                       False)
+
+    def summaries(self) -> tuple[SeatSummary, ...]:
+        out = []
+        for seat in range(self.options.players):
+            mine = [d for d in self.decisions if d.seat == seat]
+            free = [d for d in mine if not d.forced]
+            categories = {c: sum(d.category == c for d in free) for c in CATEGORIES}
+            out.append(SeatSummary(seat, self.options.side_of(seat), len(free), len(mine) - len(free), categories,
+                                   sum(d.loss_points for d in free), sum(d.loss_win for d in free),
+                                   sum(d.dealt[seat] for d in self.deals), sum(d.cut[seat] for d in self.deals)))
+        return tuple(out)
+
+
+class _LuckOfDeal:
+    """What one deal dealt and cut, gathered as its actions pass."""
+
+    def __init__(self, before: GameState, deal: GameAction) -> None:
+        assert type(deal) is Deal and deal.hands is not None  # a completed deal
+        self.state = before
+        self.hands = deal.hands
+        self.dealt = [card for hand in deal.hands for card in hand] + list(deal.crib)
+        self.starter: Any = None
+        self.best_discard: dict[int, float] = {}
+        """Each seat's best discard's net, from its discard's review."""
+        self.counted: list[tuple[int, tuple[Any, ...], bool]] = []
+
+    def record(self, action: GameAction, events: Iterable[GameEvent]) -> None:
+        for e in events:
+            if type(e) is StarterTurned:
+                self.starter = e.starter
+            elif type(e) is HandCounted:
+                self.counted.append((e.seat, e.cards, e.what == "crib"))
+
+    def luck(self, options: GameOptions) -> DealLuck:
+        s = self.state
+        n = options.players
+        dealt = tuple(dealt_luck(self.best_discard[seat], n, len(self.hands[seat]),
+                                 options.side_of(seat) == options.side_of(s.dealer)) for seat in range(n))
+        if self.starter is None:
+            cut = (0.0,) * n
+        else:
+            cut = tuple(cut_luck([(cards, crib) for who, cards, crib in self.counted if who == seat], self.starter,
+                                 self.dealt, seat == s.dealer) for seat in range(n))
+        return DealLuck(s.deal, s.dealer, self.starter, dealt, cut)
+
+
+def review_steps(game_id: str, options: GameOptions, steps: Iterable[Step], whole: bool = True,
+                 budget: tuple[int, int] = (REVIEW_NODE_BUDGET, SAMPLES)) -> Review:
+    """The review of a game's steps (:func:`record_steps`, :func:`~service.core.game.deal_steps`),
+    finished or not: the callers above say which games may be reviewed.  ``budget``: the pegging
+    advisor's positions and the engine's worlds a play (:func:`budgets`)."""
+    r = _Reviewer(game_id, options, budget)
+    first: int | None = None
+    for i, (before, action, after, events) in enumerate(steps):
+        first = before.seq if first is None else first
+        r.step(first + i, before, action, after, events)
+    return Review(game_id, options, whole, tuple(r.decisions), r.summaries(), tuple(r.deals))
+
+
+__all__ = ["CATEGORIES", "THRESHOLDS", "Decision", "DealLuck", "Review", "SeatSummary", "Value", "category",
+           "record_steps", "review_record", "review_state", "review_steps"]

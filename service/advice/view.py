@@ -1,0 +1,54 @@
+"""What one seat may see of a game: the only input of the computer opponent and of the evaluation.
+
+:func:`seat_view` takes from a game state what the seat knows
+(:func:`service.core.game.observe.seat_seen`: its cards as dealt and kept,
+its own discards, the starter once turned, the public play so far) and the
+public position and board; everything that decides for a seat decides
+from that :class:`SeatView` alone, so it cannot use a card it could not see
+(the tests swap the other seats' hidden cards and get the same answer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.core.cards import Card
+from service.core.game import GameState, Phase
+from service.core.game.observe import seat_seen
+from service.core.play import Go, PlayCard
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat sees of the deal in progress."""
+
+    seat: int
+    players: int
+    phase: Phase
+    dealer: int
+    pone: int
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    """As dealt before its discard; the four kept after it."""
+    discards: tuple[Card, ...]
+    starter: Card | None
+    plays: tuple[PlayCard | Go, ...]
+    """The play so far (public)."""
+    tournament: bool
+    five_and_two: bool
+    counting_crib: bool
+    deck_client: bool
+    state_key: str
+    """The game id and sequence number (seeds the advisor, reveals nothing)."""
+    scores: tuple[int, ...] = ()
+    """Each side's score now (the board is public)."""
+    target: int = 121
+
+
+def seat_view(state: GameState, seat: int) -> SeatView:
+    pos = state.position
+    sight = seat_seen(state, seat)
+    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), sight.hand,
+                    sight.discards, sight.starter, sight.plays, state.options.tournament,
+                    state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
+                    f"{state.game_id}/{state.seq}", pos.scores, state.options.target)
