@@ -10,8 +10,10 @@ scored all the same.  Only a body that is not ``{"items": [...]}`` of 1 to
 
 The answer is written as JSON text from the items' bytes, joined once.  A
 well-formed plain item (keys among cards, starter, crib; four known
-spellings and a starter; no card twice) skips the schema: the measured cost
-is close to scoring in-process (``bench/run.py``, "batch").
+spellings and a starter; no card twice) skips the schema and, without the
+answer cache, goes straight to its document's template
+(:func:`service.boundary.show.plain_show_json`): the measured cost is close
+to scoring in-process (``bench/run.py``, "batch").
 """
 
 from __future__ import annotations
