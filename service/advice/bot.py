@@ -31,23 +31,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.core.engine import kernel
 from service.core.errors import IllegalError
-from service.core.game import Count, Cut, Deal, Discard, GameState, Phase, can
+from service.core.game import Count, Discard, GameState, Phase, can
 from service.core.options import side_of
 
 from .discards import analyse_discards
 from .evaluate import view_values
+from .pegging import BOT_NODE_BUDGET as BOT_NODE_BUDGET
 from .pegging import advise, greedy_action, knowledge
 from .view import SeatView as SeatView
+from .view import routine_action
 from .view import seat_view as seat_view
 
 LEVELS = ("greedy", "strong", "board")
 BOT_SAMPLES = None
 """The strong bot's pegging deals: as many as :data:`BOT_NODE_BUDGET` allows."""
-BOT_NODE_BUDGET = 3_000
-"""Positions the strong bot searches a play (about 15-20 ms here): a quarter
-of the advice endpoint's default, so that a whole game costs about a second."""
 BOARD_NEAR = 60
 """The board level plays for the game once a side is this close to the target (it scores more than 60
 in a deal almost never); farther, as the strong level (the same choices, far cheaper)."""
@@ -79,29 +77,20 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) 
                    else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
         raise IllegalError(f"seat {v.seat} has nothing to do now (phase {v.phase}); {waiting}",
                            rule="out_of_turn", field="seat")
-    if v.phase is Phase.DEAL:
-        if v.deck_client:
-            raise IllegalError("with a client deck the table deals the cards, not a bot", rule="cards_required",
-                               field="state")
-        return Suggestion(Deal(v.seat), level, {"phase": Phase.DEAL})
-    if v.phase is Phase.CUT:
-        if v.deck_client:
-            raise IllegalError("with a client deck the table turns the starter, not a bot", rule="cards_required",
-                               field="state")
-        return Suggestion(Cut(v.seat), level, {"phase": Phase.CUT})
+    routine = routine_action(v)
+    if isinstance(routine, Count):
+        reason: dict[str, Any] = {"phase": Phase.SHOW, "counting": "crib" if v.counting_crib else "hand"}
+        if routine.claim is not None:
+            reason["points"] = routine.claim
+        return Suggestion(routine, level, reason)
+    if routine is not None:  # the deal or the cut
+        return Suggestion(routine, level, {"phase": v.phase})
     if level == "board" and v.phase in (Phase.DISCARD, Phase.PLAY) and _near(v):
         return _for_the_game(v)
     if v.phase is Phase.DISCARD:
         return _discard(v, level)
-    if v.phase is Phase.PLAY:
-        return _play(v, level, BOT_NODE_BUDGET if node_budget is None else node_budget)
-    assert v.phase is Phase.SHOW  # a seat acts in no other phase (over: none is to act)
-    if v.counting_crib:
-        return Suggestion(Count(v.seat), level, {"phase": Phase.SHOW, "counting": "crib"})
-    a, b, c, d = v.hand
-    assert v.starter is not None  # turned before the play
-    total = kernel.show_total(a, b, c, d, v.starter, False)
-    return Suggestion(Count(v.seat, claim=total), level, {"phase": Phase.SHOW, "counting": "hand", "points": total})
+    assert v.phase is Phase.PLAY  # a seat acts in no other phase (over: none is to act)
+    return _play(v, level, BOT_NODE_BUDGET if node_budget is None else node_budget)
 
 
 def _discard(v: SeatView, level: str) -> Suggestion:

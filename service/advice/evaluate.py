@@ -48,8 +48,8 @@ from service.core.play import PlayCard
 
 from .discards import analyse_discards
 from .odds import board_odds
-from .pegging import Solver, _count, _Dealer, _hands, _moves, advise, knowledge
-from .view import SeatView, seat_view
+from .pegging import BOT_NODE_BUDGET, Solver, _count, _Dealer, _hands, _moves, advise, knowledge
+from .view import SeatView, routine_action, seat_view
 
 SAMPLES = 24
 """Worlds a decision is valued over (the same worlds for every action)."""
@@ -349,8 +349,6 @@ def _table_values(v: SeatView) -> list[ActionValue]:
     """Three or four players: today's advisors' net points (the tuned discards, the pegging advisor), and
     the board's chance with them: the seat's side credited with a gain, the other sides charged a loss
     evenly, at the next deal.  The deal, the cut and the count are one action each."""
-    from . import bot  # the strong level's own choices (bot imports this module)
-
     sides = sides_of(v.players)
     me = side_of(v.players, v.seat)
     values: list[tuple[GameAction, float]] = []
@@ -361,10 +359,12 @@ def _table_values(v: SeatView) -> list[ActionValue]:
     elif v.phase is Phase.PLAY:
         assert v.starter is not None
         k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
-        for o in advise(k, None, seed=v.state_key, node_budget=bot.BOT_NODE_BUDGET).options:
+        for o in advise(k, None, seed=v.state_key, node_budget=BOT_NODE_BUDGET).options:
             values.append((o.action, o.net))
     else:
-        values.append((bot.suggest(v, "strong").action, 0.0))
+        routine = routine_action(v)
+        assert routine is not None  # a seat acts in no other phase
+        values.append((routine, 0.0))
     out = []
     for action, net in values:
         s = list(v.scores)

@@ -31,6 +31,10 @@ from service.core.errors import IllegalError, MalformedError
 from service.core.options import side_of
 from service.core.play import Go, Play, PlayCard, replay
 
+BOT_NODE_BUDGET = 3_000
+"""Positions the strong computer opponent searches a play (about 15-20 ms here): a quarter of the advice
+endpoint's default, so that a whole game costs about a second."""
+
 def Solver(players: int, cap: int = 0) -> kernel.Search:
     """A double-dummy search for a table of ``players`` (one per request: its memo is kept across
     deals); with a ``cap`` (0: none) it stops at that many positions, inside a deal too."""

@@ -13,7 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.core.cards import Card
-from service.core.game import GameState, Phase
+from service.core.engine import kernel
+from service.core.errors import IllegalError
+from service.core.game import Count, Cut, Deal, GameState, Phase
+from service.core.game.actions import GameAction
 from service.core.game.observe import seat_seen
 from service.core.play import Go, PlayCard
 
@@ -52,3 +55,30 @@ def seat_view(state: GameState, seat: int) -> SeatView:
                     sight.discards, sight.starter, sight.plays, state.options.tournament,
                     state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
                     f"{state.game_id}/{state.seq}", pos.scores, state.options.target)
+
+
+def routine_action(v: SeatView) -> GameAction | None:
+    """The action a seat takes where it has nothing to decide, or None where it has (a discard, a play).
+
+    The deal and the cut (a client deck's table supplies the cards, not a seat's bot: an
+    :class:`IllegalError`); the count of its hand claiming its true score; the crib counted without a
+    claim, which pegs its true score (the crib is not the seat's to see before it is turned).  Every level
+    of the computer opponent, and the evaluation, take these alike.
+    """
+    if v.phase is Phase.DEAL:
+        if v.deck_client:
+            raise IllegalError("with a client deck the table deals the cards, not a bot", rule="cards_required",
+                               field="state")
+        return Deal(v.seat)
+    if v.phase is Phase.CUT:
+        if v.deck_client:
+            raise IllegalError("with a client deck the table turns the starter, not a bot", rule="cards_required",
+                               field="state")
+        return Cut(v.seat)
+    if v.phase is not Phase.SHOW:
+        return None
+    if v.counting_crib:
+        return Count(v.seat)
+    a, b, c, d = v.hand
+    assert v.starter is not None  # turned before the play
+    return Count(v.seat, claim=kernel.show_total(a, b, c, d, v.starter, False))
