@@ -8,10 +8,29 @@ JSON boundary's, :mod:`service.boundary.show`.)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:  # show.py imports this module
-    from .show import ShowPattern
+
+class RankCount(Protocol):
+    """What the call reads of a rank multiset's count (:class:`.show.ShowPattern`, which
+    imports this module: the call depends on no type of the count's, so no circle)."""
+
+    @property
+    def ranks(self) -> tuple[int, ...]: ...
+
+    @property
+    def items(self) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+        """(kind, positions among the five sorted, points) a fifteen, pair or run."""
+
+    @property
+    def pair(self) -> int: ...
+
+    @property
+    def run(self) -> int: ...
+
+    @property
+    def points(self) -> int: ...
+
 
 NUMBER_WORDS = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
@@ -29,7 +48,7 @@ _RUN_MULTIPLES = {1: "a run of {n}", 2: "a double run of {n}", 3: "a triple run 
 _PAIR_NAMES = {1: "a pair", 3: "a pair royal", 6: "a double pair royal"}
 
 
-def _pairs_phrase(pattern: ShowPattern) -> str:
+def _pairs_phrase(pattern: RankCount) -> str:
     by_rank: dict[int, int] = {}
     for kind, positions, _ in pattern.items:
         if kind == "pair":
@@ -41,14 +60,14 @@ def _pairs_phrase(pattern: ShowPattern) -> str:
     return " and ".join(parts)
 
 
-def _runs_phrase(pattern: ShowPattern) -> str:
+def _runs_phrase(pattern: RankCount) -> str:
     runs = [positions for kind, positions, _ in pattern.items if kind == "run"]
     phrase = _RUN_MULTIPLES[len(runs)].format(n=NUMBER_WORDS[len(runs[0])])
     # "a double run" means one of three in play; name the length only when longer
     return phrase.replace(" of three", "") if len(runs) > 1 else phrase
 
 
-def say(pattern: ShowPattern, flush: int, nobs: int) -> str:
+def say(pattern: RankCount, flush: int, nobs: int) -> str:
     """The count as a player says it: each fifteen counted up, then the pairs,
     the runs, the flush and his nobs, each with the running total."""
     if pattern.points + flush + nobs == 0:
