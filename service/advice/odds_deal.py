@@ -23,11 +23,13 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from service.core.cards import CARDS, Card
 from service.core.errors import CribbageError
 from service.core.game import Cut, Deal, Discard, GameAction, GameState, Phase, PlayCard, restore, result
 from service.core.game.observe import Viewer, visible_cards
+from service.core.options import Outcome
 
 from . import odds
 from .selfplay import finish_deal
@@ -95,30 +97,39 @@ def _value(state: GameState, starter: Card, rng: random.Random) -> tuple[float, 
     """One sample's worth: the deal played to its end, then the table (or a game played on, 3 players)."""
     o = state.options
     done, _ = finish_deal(state, starter=lambda: starter)
-    over = result(done)
-    sides = o.sides
-    if over is not None:
-        return tuple(1.0 if s == over.winner else 0.0 for s in range(sides))
-    scores = [f for f, _ in done.pegs]
+    chances = at_deal_start(done, result(done))
+    if chances is not None:
+        return chances
+    won = odds.play_out(3, o.target, [f for f, _ in done.pegs], done.dealer, odds.deals("three"), rng)
+    return tuple(1.0 if s == won else 0.0 for s in range(o.sides))
+
+
+def at_deal_start(state: GameState, outcome: Outcome | None) -> tuple[float, ...] | None:
+    """Each side's chance at the start of the state's deal, by the table: 1 and 0 once the game is over
+    (``outcome``: the state's result); None with 3 players, who have no table (:func:`deal_start`
+    simulates).  Every game view shows it; a lookup (cached: every answer of a deal asks the same)."""
+    o = state.options
+    if outcome is not None:
+        return tuple(1.0 if s == outcome.winner else 0.0 for s in range(o.sides))
     if o.players == 3:
-        won = odds.play_out(3, o.target, scores, done.dealer, odds.deals("three"), rng)
-        return tuple(1.0 if s == won else 0.0 for s in range(sides))
-    return odds.board_odds(o.players, o.target, scores, done.dealer, o.five_and_two)
+        return None
+    return _table(o.players, o.target, tuple(f for f, _ in state.pegs), state.dealer, o.five_and_two)
+
+
+@lru_cache(maxsize=8192)
+def _table(players: int, target: int, scores: tuple[int, ...], dealer: int, five_and_two: bool) -> tuple[float, ...]:
+    return odds.board_odds(players, target, scores, dealer, five_and_two)
 
 
 def deal_start(state: GameState) -> DealEstimate:
     """The table's answer at the start of the state's deal (or the game's result)."""
     o = state.options
     over = result(state)
-    if over is not None:
-        return DealEstimate(tuple(1.0 if s == over.winner else 0.0 for s in range(o.sides)), (0.0,) * o.sides,
-                            0, "over", 0.0)
-    scores = [f for f, _ in state.pegs]
-    if o.players == 3:
-        e = odds.estimate(o.target, tuple(scores), state.dealer)
+    chances = at_deal_start(state, over)
+    if chances is None:
+        e = odds.estimate(o.target, tuple(f for f, _ in state.pegs), state.dealer)
         return DealEstimate(e.chances, e.standard_errors, 0, "simulation", 0.0)
-    return DealEstimate(odds.board_odds(o.players, o.target, scores, state.dealer, o.five_and_two),
-                        (0.0,) * o.sides, 0, "table", 0.0)
+    return DealEstimate(chances, (0.0,) * o.sides, 0, "over" if over is not None else "table", 0.0)
 
 
 def estimate_now(state: GameState, viewer: Viewer, samples: int, seed: int | str = 0,

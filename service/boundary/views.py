@@ -6,10 +6,9 @@ this writes the position with the hidden cards as ``null``.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from service.advice.odds import board_odds
+from service.advice.odds_deal import at_deal_start
 from service.core.game import GameState, Phase, result
 from service.core.game.observe import SECRET_OPTIONS, Seen, Viewer, table_seen
 from service.core.options import Outcome
@@ -50,23 +49,11 @@ def view_json(state: GameState, viewer: Viewer) -> dict[str, Any]:
 
 
 def win_probability(state: GameState, outcome: Outcome | None) -> list[float] | None:
-    """Each side's chance of winning as of the start of this deal (the scores then, this deal's dealer), from
-    the table (rounded to 4 places); 1 and 0 once the game is over; None with 3 players (no table: ask
-    ``POST /v1/odds``).  Public: the scores and the dealer are."""
-    if outcome is not None:
-        return [1.0 if side == outcome.winner else 0.0 for side in range(state.options.sides)]
-    o = state.options
-    if o.players == 3:
-        return None
-    return list(_rounded_odds(o.players, o.target, tuple(front for front, _ in state.pegs), state.dealer,
-                              o.five_and_two))
-
-
-@lru_cache(maxsize=8192)
-def _rounded_odds(players: int, target: int, scores: tuple[int, ...], dealer: int,
-                  five_and_two: bool) -> tuple[float, ...]:
-    # every answer of a deal asks the same: cached, the lookup costs a view almost nothing
-    return tuple(round(p, 4) for p in board_odds(players, target, scores, dealer, five_and_two))
+    """Each side's chance of winning as of the start of this deal, rounded to 4 places
+    (:func:`service.advice.odds_deal.at_deal_start`: None with 3 players, who ask ``POST /v1/odds``).
+    Public: the scores and the dealer are."""
+    chances = at_deal_start(state, outcome)
+    return None if chances is None else [round(p, 4) for p in chances]
 
 
 def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
