@@ -39,7 +39,7 @@ from service.core.options import GameOptions
 rng, opts = random.Random(7), GameOptions()
 def game():
     state, _ = new_game(opts, deck_seed="%032x" % rng.getrandbits(128))
-    while state.position.phase != "over":
+    while state.phase != "over":
         state, _ = apply_action(state, rng.choice(legal(state)))
 for _ in range(50):
     game()  # warm the per-rank-multiset caches

@@ -19,7 +19,7 @@ search is its ranks sorted, four bits each, lowest first.
 
 from __future__ import annotations
 
-from typing import Callable, Final
+from typing import Any, Callable, Final
 
 # ---------------------------------------------------------------------------
 # Cards.
@@ -696,3 +696,176 @@ class WinSearch:
             if rank == 0 or (lines is None and best == done):
                 break
         return best
+
+
+# ---------------------------------------------------------------------------
+# A deal on plain values: the game engine's fast path.
+#
+# The game engine keeps the deal in progress as one tuple of ints and tuples,
+# a *deal state*, and steps it here for the actions that need no sentence, no
+# claim and no client's cards, and that end no game: nearly all of them.  The
+# typed position (service.core.game.position.Position) is built from it only
+# when something reads one; every other action takes the typed path, whose
+# result is turned back into a deal state.  Both paths are checked against
+# each other action by action in tests/test_game_fast.py.
+
+DEAL_PHASE: Final = 0
+DISCARD_PHASE: Final = 1
+CUT_PHASE: Final = 2
+PLAY_PHASE: Final = 3
+SHOW_PHASE: Final = 4
+OVER_PHASE: Final = 5
+"""The phases in the order of a deal (the typed Phase enum's order)."""
+NOBODY: Final = -1
+"""No starter yet, nobody to play, nobody laid a card in the count, no winner."""
+
+DealState = tuple[Any, ...]
+"""``(phase, hands, discards, crib, starter, turn, count, count_cards, passed, last, held, played,
+play_scores, shown, pegs, winner, pack)``: the hands as dealt, then the four kept (played cards stay for
+the show); each seat's discards; the crib; the starter; the play (whose turn, the count and its cards,
+the seats that said go in it as bits, who laid its last card, each seat's cards not yet played, every
+card laid, the points each seat pegged in the play); hands counted in the show; the pegs, front and
+back per side; the winning side; the deal's pack (empty with a client's cards)."""
+
+
+def deal_start(players: int, pegs: tuple[int, ...], pack: tuple[int, ...]) -> DealState:
+    """A deal before the dealer deals."""
+    empty: tuple[tuple[int, ...], ...] = tuple([() for _ in range(players)])
+    return (DEAL_PHASE, empty, empty, (), NOBODY, NOBODY, 0, (), 0, NOBODY, empty, (), (0,) * players, 0, pegs,
+            NOBODY, pack)
+
+
+def deal_pack(k: DealState, players: int, dealer: int, cards_dealt: int, to_crib: int) -> DealState:
+    """The dealer deals the pack one card at a time from the left of the dealer, then the crib's cards."""
+    pack: tuple[int, ...] = k[16]
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for i in range(players * cards_dealt):
+        hands[(dealer + 1 + i) % players].append(pack[i])
+    n = players * cards_dealt
+    return (DISCARD_PHASE, tuple([tuple(h) for h in hands]), k[2], pack[n:n + to_crib], k[4], k[5], k[6], k[7],
+            k[8], k[9], k[10], k[11], k[12], k[13], k[14], k[15], pack)
+
+
+def lay_away(k: DealState, seat: int, cards: tuple[int, ...]) -> DealState:
+    """``seat`` discards ``cards`` (held, distinct) to the crib; the cut follows the last seat's."""
+    hands: list[tuple[int, ...]] = list(k[1])
+    hands[seat] = tuple([c for c in hands[seat] if c not in cards])
+    discards: list[tuple[int, ...]] = list(k[2])
+    discards[seat] = cards
+    phase = CUT_PHASE
+    for d in discards:
+        if not d:
+            phase = DISCARD_PHASE
+    return (phase, tuple(hands), tuple(discards), k[3] + cards, k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11],
+            k[12], k[13], k[14], k[15], k[16])
+
+
+def turn_starter(k: DealState, pone: int, starter: int) -> DealState:
+    """The starter is turned (not a jack: his heels are the typed path's) and the pone leads the play."""
+    return (PLAY_PHASE, k[1], k[2], k[3], starter, pone, 0, (), 0, NOBODY, k[1], (), k[12], 0, k[14], NOBODY, k[16])
+
+
+def _holding(held: tuple[tuple[int, ...], ...]) -> int:
+    bits = 0
+    for s in range(len(held)):
+        if held[s]:
+            bits |= 1 << s
+    return bits
+
+
+def _pegged(pegs: tuple[int, ...], side: int, points: int) -> tuple[int, ...]:
+    """``pegs`` with the front peg of ``side`` moved on by ``points`` (the back one to where the front was)."""
+    out = list(pegs)
+    front = out[2 * side]
+    out[2 * side] = front + points
+    out[2 * side + 1] = front
+    return tuple(out)
+
+
+# ``sides``: the side each seat pegs on (service.core.options.side_of), by seat.
+PlayStep = tuple[DealState, int, int, int, int, int, int]
+"""A card or a go stepped: ``(deal state, count, count points, same, run, go_to, reset)`` as
+:func:`pegs` and :func:`after` say."""
+
+
+def lay_card(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int, card: int) -> PlayStep | None:
+    """``seat``, to play, lays ``card`` (held, fitting the count); None when what it pegs wins the game
+    (the typed path pegs that item by item)."""
+    before: tuple[int, ...] = k[7]
+    count: int = k[6] + VALUE[card]
+    same, run, _ = lay(rank_sequence(before), RANK[card])
+    points = count_points(count)
+    held: list[tuple[int, ...]] = list(k[10])
+    held[seat] = tuple([c for c in held[seat] if c != card])
+    holding = _holding(tuple(held))
+    turn, reset, go_to = after(players, seat, count, holding, k[8], seat)
+    total = points + PAIR_POINTS[same] + run + (GO_POINTS if go_to >= 0 else 0)
+    pegs: tuple[int, ...] = k[14]
+    scores: tuple[int, ...] = k[12]
+    if total:
+        side = sides[seat]
+        if pegs[2 * side] + total >= target:
+            return None
+        pegs = _pegged(pegs, side, total)
+        totals = list(scores)
+        totals[seat] += total
+        scores = tuple(totals)
+    phase = PLAY_PHASE
+    if reset:
+        if turn < 0:
+            phase = SHOW_PHASE
+        nxt: DealState = (phase, k[1], k[2], k[3], k[4], turn, 0, (), 0, NOBODY, tuple(held), k[11] + (card,),
+                          scores, 0, pegs, NOBODY, k[16])
+    else:
+        nxt = (phase, k[1], k[2], k[3], k[4], turn, count, before + (card,), k[8], seat, tuple(held),
+               k[11] + (card,), scores, 0, pegs, NOBODY, k[16])
+    return nxt, count, points, same, run, go_to, reset
+
+
+def say_go(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int) -> PlayStep | None:
+    """``seat``, to play, says go holding no card that fits (no renege); None when the go point wins."""
+    count: int = k[6]
+    passed: int = k[8] | (1 << seat)
+    last: int = k[9]
+    turn, reset, go_to = after(players, seat, count, _holding(k[10]), passed, last)
+    pegs: tuple[int, ...] = k[14]
+    scores: tuple[int, ...] = k[12]
+    if go_to >= 0:
+        side = sides[go_to]
+        if pegs[2 * side] + GO_POINTS >= target:
+            return None
+        pegs = _pegged(pegs, side, GO_POINTS)
+        totals = list(scores)
+        totals[go_to] += GO_POINTS
+        scores = tuple(totals)
+    if reset:
+        nxt: DealState = (SHOW_PHASE if turn < 0 else PLAY_PHASE, k[1], k[2], k[3], k[4], turn, 0, (), 0, NOBODY,
+                          k[10], k[11], scores, 0, pegs, NOBODY, k[16])
+    else:
+        nxt = (PLAY_PHASE, k[1], k[2], k[3], k[4], turn, count, k[7], passed, last, k[10], k[11], scores, 0, pegs,
+               NOBODY, k[16])
+    return nxt, count, 0, 1, 0, go_to, reset
+
+
+def count_hand(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int) -> tuple[DealState, int] | None:
+    """``seat`` counts its hand, or the dealer the crib once every hand is counted: ``(deal state, total)``;
+    None when the total wins the game (the typed path pegs it item by item)."""
+    shown: int = k[13]
+    crib = shown == players
+    cards: tuple[int, ...] = k[3] if crib else k[1][seat]
+    total = show_total(cards[0], cards[1], cards[2], cards[3], k[4], crib)
+    pegs: tuple[int, ...] = k[14]
+    if total:
+        side = sides[seat]
+        if pegs[2 * side] + total >= target:
+            return None
+        pegs = _pegged(pegs, side, total)
+    return (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12], shown + 1, pegs,
+            k[15], k[16]), total
+
+
+def playable(k: DealState, seat: int) -> list[int]:
+    """The cards ``seat`` holds that fit the count, in the order held."""
+    fit = FITS[k[6]]
+    held: tuple[int, ...] = k[10][seat]
+    return [c for c in held if fit[c]]

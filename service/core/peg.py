@@ -30,7 +30,8 @@ class Score(NamedTuple):
     cards: tuple[Card, ...] = ()
 
 
-def peg_scores(count_cards: Sequence[Card], seat: int, count: int | None = None) -> list[Score]:
+def peg_scores(count_cards: Sequence[Card], seat: int, count: int | None = None,
+               pegged: tuple[int, int, int] | None = None) -> list[Score]:
     """What the last card of ``count_cards`` scores for ``seat`` (no go point).
 
     >>> [(s.kind, s.points) for s in peg_scores([Card.parse(c) for c in "3H 4D 3C 5S".split()], 0)]
@@ -42,7 +43,8 @@ def peg_scores(count_cards: Sequence[Card], seat: int, count: int | None = None)
     if count is None:
         count = sum(VALUE[c] for c in count_cards)
     cards = tuple(count_cards)
-    points, same, run = kernel.pegs(cards, count)
+    # ``pegged``: the kernel's answer for these cards, when the caller has it already
+    points, same, run = kernel.pegs(cards, count) if pegged is None else pegged
     if points:
         out.append(_new(Score, (seat, "fifteen" if count != MAX_COUNT else "thirty_one", points, cards)))
     if same > 1:

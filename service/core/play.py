@@ -86,6 +86,8 @@ Action = Union[PlayCard, Go]
 _PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
 _GOS = tuple(Go(seat) for seat in range(4))
 _NOBODY: frozenset[int] = frozenset()
+_NOTHING = (0, 1, 0)
+"""The kernel's :func:`~service.core.kernel.pegs` for a card that pegs nothing: no 15 or 31, no pair, no run."""
 # Seats as the kernel's bits (1 << seat): those holding cards by the cards each holds, and sets of seats.
 _HOLDING = {left: sum(1 << s for s, n in enumerate(left) if n)
             for players in (2, 3, 4) for left in product(range(CARDS_FOR_THE_PLAY + 1), repeat=players)}
@@ -327,7 +329,9 @@ class Play(NamedTuple):
             card = action.card
             count = self.count + VALUE[card]
             count_cards = self.count_cards + (card,)
-            scores = peg_scores(count_cards, seat, count)
+            # most cards peg nothing: the scores are named only when the kernel finds points
+            pegged = kernel.pegs(count_cards, count)
+            scores = peg_scores(count_cards, seat, count, pegged) if pegged != _NOTHING else []
             if held is not None:
                 mine = held[seat]
                 i = mine.index(card)

@@ -1,9 +1,11 @@
 """A game state: where the current deal began, and the actions taken since.
 
-Everything else (phase, hands, crib, count, whose turn, legal actions) is the
-:class:`Position` rebuilt by replaying those actions, so a state a client
-sends back is verified whole on every request and no derived fact is ever
-taken on trust.  The state stays the same size all game: at the end of each
+Everything else (phase, hands, crib, count, whose turn, legal actions) is
+rebuilt by replaying those actions, so a state a client sends back is
+verified whole on every request and no derived fact is ever taken on trust.
+The state keeps where the deal stands as the kernel's deal state
+(:mod:`.compact`), stepped by the fast path, and builds the typed
+:class:`Position` from it when something reads ``position``.  The state stays the same size all game: at the end of each
 deal its actions are folded into ``history``, a SHA-256 chain that a record
 of the game (every action in order) reproduces.
 """
@@ -14,15 +16,19 @@ import hashlib
 import secrets
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
+from functools import cached_property
 from typing import Iterator, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
+from ..engine import kernel
 from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, Outcome, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
-from .position import Phase, Position, apply, deal_over, legal_actions, start_of_deal
+from .compact import DealState, deal_state_of, position_of, start, step
+from .compact import legal as legal_of
+from .position import PHASES, Phase, Position, apply
 
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
@@ -32,7 +38,7 @@ least 2 points with 2 players, so a 121 game has at most about 121 deals,
 about 181 with 3 players)."""
 
 
-class GameState(NamedTuple):
+class _Fields(NamedTuple):
     game_id: str
     """32 hex digits (128 random bits), the same for the whole game."""
     options: GameOptions
@@ -49,7 +55,17 @@ class GameState(NamedTuple):
     """SHA-256 chain over the previous deals' records (hex)."""
     actions: tuple[GameAction, ...]
     """This deal's actions, completed (the cards a service deck dealt filled in)."""
-    position: Position
+    deal_state: DealState
+    """Where the deal stands, as the kernel keeps it (:mod:`.compact`); :attr:`position` is its typed form."""
+
+
+class GameState(_Fields):
+    """A game: where the current deal began, the actions since, and where they left it."""
+
+    @cached_property
+    def position(self) -> Position:
+        """The deal as a typed position, built when first read."""
+        return position_of(self.options, self.deal, self.dealer, self.first_dealer, self.deal_state)
 
     @property
     def seq(self) -> int:
@@ -58,7 +74,7 @@ class GameState(NamedTuple):
 
     @property
     def phase(self) -> Phase:
-        return self.position.phase
+        return PHASES[self.deal_state[0]]
 
     def to_act(self) -> list[int]:
         return self.position.to_act()
@@ -136,8 +152,7 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
     game_id = game_id or secrets.token_hex(16)
     pegs = ((0, 0),) * options.sides
     state = GameState(game_id, options, dealer, deck_seed, 1, dealer, pegs, 0,
-                      genesis(game_id, options, dealer), (),
-                      start_of_deal(options, 1, dealer, dealer, pegs, _pack(deck_seed, 1)))
+                      genesis(game_id, options, dealer), (), start(options, pegs, _pack(deck_seed, 1)))
     return state, events
 
 
@@ -145,22 +160,32 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     """Check ``action`` and return the next state and the events it caused.
     When the deal is over its record is folded into the history and the next
     deal begins."""
-    pos, events, done = apply(state.position, action)
+    o = state.options
+    stepped = step(o, state.deal, state.dealer, state.deal_state, action)
+    pos: Position | None = None
+    if stepped is None:  # the typed path: a claim, a client's cards, his heels, a game won, an illegal action
+        pos, events, done = apply(state.position, action)
+        k = deal_state_of(pos)
+    else:
+        k, events, done = stepped
     actions = state.actions + (done,)
-    phase = pos.phase
-    if phase is Phase.SHOW and deal_over(pos):
+    phase = k[0]
+    if phase == kernel.SHOW_PHASE and k[13] > o.players:  # every hand and the crib counted: the deal is over
         record = tuple(map(notation, actions))
-        events.append(DealRecorded(pos.deal, record))
-        o = state.options
-        deal, dealer = pos.deal + 1, (pos.dealer + 1) % o.players
-        return _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pos.pegs,
+        events.append(DealRecorded(state.deal, record))
+        deal, dealer = state.deal + 1, (state.dealer + 1) % o.players
+        flat = k[14]
+        pegs = tuple([(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
+        return _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pegs,
                                 state.deal_seq + len(actions), chain(state.history, record), (),
-                                start_of_deal(o, deal, dealer, state.first_dealer, pos.pegs,
-                                              _pack(state.deck_seed, deal)))), events
-    if phase is Phase.OVER:
-        events.append(DealRecorded(pos.deal, tuple(map(notation, actions))))
-    return _new(GameState, (state.game_id, state.options, state.first_dealer, state.deck_seed, state.deal,
-                            state.dealer, state.pegs, state.deal_seq, state.history, actions, pos)), events
+                                start(o, pegs, _pack(state.deck_seed, deal)))), events
+    if phase == kernel.OVER_PHASE:
+        events.append(DealRecorded(state.deal, tuple(map(notation, actions))))
+    nxt: GameState = _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, state.deal,
+                                      state.dealer, state.pegs, state.deal_seq, state.history, actions, k))
+    if pos is not None:
+        nxt.__dict__["position"] = pos  # already built: the cache cached_property would fill
+    return nxt, events
 
 
 def as_sent(action: GameAction, service_deck: bool) -> GameAction:
@@ -208,9 +233,8 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
     if deal_seq < (deal - 1) * (6 * n + 3):
         raise MalformedError(f"{deal - 1} finished deals took more than {deal_seq} actions", at=("seq",))
     cards = _pack(deck_seed, deal)
-    pos = start_of_deal(options, deal, dealer, first_dealer, pegs, cards)
     state = GameState(game_id, options, first_dealer, deck_seed, deal, dealer, pegs, deal_seq, history,
-                      (), pos)
+                      (), start(options, pegs, cards))
     for i, given in enumerate(actions):
         # With the service's pack the recorded cards must be the ones it dealt:
         # the action is replayed without them (the pack fills them in again)
@@ -241,7 +265,7 @@ def result(state: GameState) -> Outcome | None:
 
 
 def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
-    return legal_actions(state.position, seat)
+    return legal_of(state.options, state.dealer, state.deal_state, seat)
 
 
 def record_start(options: GameOptions, first_dealer: int, game_id: str) -> GameState:

@@ -1,0 +1,212 @@
+"""The deal in progress as the kernel keeps it, and the game's fast path.
+
+A game state holds its deal as the kernel's *deal state* (plain ints and
+tuples, :data:`service.core.kernel.DealState`), not as a typed
+:class:`~.position.Position`: almost every action of a game is a card, a go,
+a count, a discard, a deal or a cut that needs no sentence, judges no claim
+and ends no game, and :func:`step` moves the deal state for those with one
+kernel call and the events a client is told.  Everything else (a claim, a
+client's cards, his heels, a game won, an illegal action) is the typed
+path's, :func:`.position.apply`, on the position :func:`position_of` builds;
+:func:`deal_state_of` turns its answer back.  tests/test_game_fast.py
+checks the two paths against each other, action by action.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Callable
+
+from ..cards import CARDS, Card
+from ..engine import kernel
+from ..options import GameOptions, side_of
+from ..peg import Score, peg_scores
+from ..play import _GOS, _PLAYS, Go, Play, PlayCard
+from ..show import CountedScores
+from .actions import Count, Counted, Cut, Deal, Discard, GameAction
+from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
+from .position import _COUNTS, _CUTS, _DEALS, _DISCARDS, PHASES, Position
+
+DealState = kernel.DealState
+NOBODY = kernel.NOBODY
+_SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
+_NO_SCORES: tuple[Score, ...] = ()
+_SIDES = {n: tuple([side_of(n, s) for s in range(n)]) for n in (2, 3, 4)}
+"""The side each seat pegs on, by players."""
+
+
+def _cards(cards: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple([CARDS[c] for c in cards])
+
+
+def _bits(seats: frozenset[int]) -> int:
+    return sum(1 << s for s in seats)
+
+
+def position_of(options: GameOptions, deal: int, dealer: int, first_dealer: int, k: DealState) -> Position:
+    """The typed position of a deal state."""
+    (phase, hands, discards, crib, starter, turn, count, count_cards, passed, last, held, played, play_scores,
+     shown, pegs, winner, pack) = k
+    play = None
+    if starter != NOBODY:  # the play exists from the cut on
+        play = Play(options.players, None if turn == NOBODY else turn, count, _cards(count_cards),
+                    _SEAT_SETS[passed], None if last == NOBODY else last, tuple([_cards(h) for h in held]),
+                    tuple([len(h) for h in held]), _cards(played), play_scores, options.tournament)
+    return Position(options, deal, dealer, first_dealer,
+                    tuple([(pegs[i], pegs[i + 1]) for i in range(0, len(pegs), 2)]), PHASES[phase],
+                    tuple([_cards(h) for h in hands]), tuple([_cards(d) for d in discards]), _cards(crib),
+                    None if starter == NOBODY else CARDS[starter], _cards(pack) if pack else None, play, shown,
+                    None if winner == NOBODY else winner)
+
+
+def deal_state_of(pos: Position) -> DealState:
+    """The deal state of a typed position (:func:`position_of` undone)."""
+    n = pos.options.players
+    flat = tuple([p for peg in pos.pegs for p in peg])
+    no_cards: tuple[tuple[int, ...], ...] = tuple([() for _ in range(n)])
+    play = pos.play
+    count_cards: tuple[int, ...]
+    played: tuple[int, ...]
+    if play is None:
+        turn, count, count_cards, passed, last, held, played, play_scores = (
+            NOBODY, 0, (), 0, NOBODY, no_cards, (), (0,) * n)
+    else:
+        turn = NOBODY if play.turn is None else play.turn
+        count, count_cards, passed = play.count, tuple(play.count_cards), _bits(play.passed)
+        last = NOBODY if play.last_player is None else play.last_player
+        held = no_cards if play.held is None else tuple([tuple(h) for h in play.held])
+        played, play_scores = tuple(play.played), tuple(play.scores)
+    return (PHASES.index(pos.phase), tuple([tuple(h) for h in pos.hands]), tuple([tuple(d) for d in pos.discards]),
+            tuple(pos.crib), NOBODY if pos.starter is None else pos.starter, turn, count, count_cards, passed, last,
+            held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
+            tuple(pos.cards) if pos.cards is not None else ())
+
+
+def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> DealState:
+    """A deal before the dealer deals: the pegs as the last deal left them, the pack if the service deals."""
+    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), cards or ())
+
+
+def step(options: GameOptions, deal: int, dealer: int, k: DealState,
+         action: GameAction) -> tuple[DealState, list[GameEvent], GameAction] | None:
+    """The next deal state, the events and the action as completed, for an action the fast path takes;
+    None for any other (the typed path then checks it, explains it or applies it)."""
+    fast = _STEPS.get(type(action))
+    return None if fast is None else fast(options, deal, dealer, k, action)
+
+
+Stepped = tuple[DealState, list[GameEvent], GameAction] | None
+
+
+def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: PlayCard) -> Stepped:
+    seat, card = action.seat, action.card
+    if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5] or card not in k[10][seat]
+            or not kernel.FITS[k[6]][card]):
+        return None
+    stepped = kernel.lay_card(k, options.players, _SIDES[options.players], options.target, seat, card)
+    if stepped is None:
+        return None
+    nxt, count, points, same, run, go_to, reset = stepped
+    scores = (peg_scores(_cards(k[7] + (card,)), seat, count, (points, same, run))
+              if points or run or same > 1 else [])
+    if go_to >= 0:
+        scores.append(_go_point(go_to, nxt))
+    return nxt, [Played(deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset))], action
+
+
+def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) -> Stepped:
+    seat = action.seat
+    if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5]
+            or k[6] == 0 or kernel.playable(k, seat)):  # a lead, or a go while able (a renege)
+        return None
+    stepped = kernel.say_go(k, options.players, _SIDES[options.players], options.target, seat)
+    if stepped is None:
+        return None
+    nxt, count, _, _, _, go_to, reset = stepped
+    return nxt, [Went(deal, seat, count, (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES,
+                      bool(reset))], action
+
+
+def _go_point(seat: int, nxt: DealState) -> Score:
+    """The go, or the last card when nobody holds a card (nobody is to play)."""
+    return Score(seat, "go" if nxt[5] != NOBODY else "last_card", kernel.GO_POINTS, ())
+
+
+def _count(options: GameOptions, deal: int, dealer: int, k: DealState, action: Count) -> Stepped:
+    n = options.players
+    shown = k[13]
+    if (k[0] != kernel.SHOW_PHASE or action.claim is not None or action.what is not None or shown > n
+            or action.seat != (dealer if shown == n else (dealer + 1 + shown) % n)):
+        return None  # a claim, or out of the show's order: left of the dealer first, the dealer last, the crib
+    counted = kernel.count_hand(k, n, _SIDES[n], options.target, action.seat)
+    if counted is None:
+        return None
+    nxt, total = counted
+    crib = shown == n
+    cards = _cards(k[3] if crib else k[1][action.seat])
+    scores: CountedScores | tuple[Score, ...] = (
+        CountedScores(action.seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
+    return nxt, [HandCounted(deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores)], action
+
+
+def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action: Discard) -> Stepped:
+    cards, seat = action.cards, action.seat
+    if (k[0] != kernel.DISCARD_PHASE or not 0 <= seat < options.players or k[2][seat]
+            or len(cards) != options.discards or len(set(cards)) != len(cards)
+            or any(c not in k[1][seat] for c in cards)):
+        return None
+    return kernel.lay_away(k, seat, tuple(cards)), [Discarded(deal, seat, cards)], action
+
+
+def _deal(options: GameOptions, deal: int, dealer: int, k: DealState, action: Deal) -> Stepped:
+    if k[0] != kernel.DEAL_PHASE or not k[16] or action.seat != dealer or action.hands is not None or action.crib:
+        return None  # a client's cards, or out of turn
+    nxt = kernel.deal_pack(k, options.players, dealer, options.cards_dealt, options.dealt_to_crib)
+    return nxt, [Dealt(deal, dealer)], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
+
+
+def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut) -> Stepped:
+    pone = (dealer + 1) % options.players
+    if k[0] != kernel.CUT_PHASE or not k[16] or action.seat != pone or action.starter is not None:
+        return None  # a client's cards, or out of turn
+    turned = k[16][options.players * options.cards_dealt + options.dealt_to_crib]
+    if kernel.heels(turned) or action.claim is not None:
+        return None  # his heels are pegged (and perhaps claimed) on the typed path
+    starter = CARDS[turned]
+    return kernel.turn_starter(k, pone, turned), [StarterTurned(deal, pone, starter, ())], Cut(pone, starter, None)
+
+
+_STEPS: dict[type, Callable[[GameOptions, int, int, DealState, Any], Stepped]] = {
+    PlayCard: _card, Go: _go, Count: _count, Discard: _discard, Deal: _deal, Cut: _cut}
+
+
+def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = None) -> list[GameAction]:
+    """Every legal action now (of ``seat`` only, when given), as
+    :func:`.position.legal_actions` lists them for the same position."""
+    phase = k[0]
+    n = options.players
+    out: list[GameAction]
+    if phase == kernel.PLAY_PHASE:
+        turn = k[5]
+        if turn == NOBODY or (seat is not None and seat != turn):
+            return []
+        plays, fit = _PLAYS[turn], kernel.FITS[k[6]]
+        out = [plays[c] for c in k[10][turn] if fit[c]]
+        if kernel.may_go(k[6], len(out), options.tournament):
+            out.append(_GOS[turn])
+        return out
+    if phase == kernel.DISCARD_PHASE:
+        discards, hands, kept = k[2], k[1], options.discards
+        return [_DISCARDS[s][combo] for s in range(n) if not discards[s] and (seat is None or s == seat)
+                for combo in combinations(_cards(hands[s]), kept)]
+    actions: tuple[GameAction, ...]
+    if phase == kernel.DEAL_PHASE:
+        actor, actions = dealer, _DEALS
+    elif phase == kernel.CUT_PHASE:
+        actor, actions = (dealer + 1) % n, _CUTS
+    elif phase == kernel.SHOW_PHASE:
+        shown = k[13]
+        actor, actions = (dealer if shown == n else (dealer + 1 + shown) % n), _COUNTS
+    else:
+        return []
+    return [actions[actor]] if seat is None or seat == actor else []
