@@ -55,6 +55,9 @@ BOARD_REFINE = 72
 """... and its best four discards over this many more (the close calls decide games near the end)."""
 BOARD_PLAY_SAMPLES = 48
 """Worlds the board level values a play over, when the other seat's holdings are too many to take each."""
+BOARD_INFER = True
+"""In the play, the board level draws the other seat's cards from what the strong level keeps and throws
+(:func:`.evaluate.view_values` ``infer_throws``): it reads the opponent's discard as a strong player does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +138,8 @@ def _near(v: SeatView) -> bool:
 
 def _for_the_game(v: SeatView) -> Suggestion:
     samples = BOARD_PLAY_SAMPLES if v.phase is Phase.PLAY else BOARD_SAMPLES
-    values = view_values(v, seed=v.state_key, samples=samples, refine=BOARD_REFINE)
+    values = view_values(v, seed=v.state_key, samples=samples, refine=BOARD_REFINE, exact_points=False,
+                         infer_throws=BOARD_INFER)
     if len(values) == 1:
         return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
     best = values[0]

@@ -39,7 +39,7 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 
-from service.core.cards import CARDS, Card
+from service.core.cards import CARDS, VALUE, Card
 from service.core.engine import kernel
 from service.core.game import Count, Cut, Deal, Discard, GameState, Phase
 from service.core.game.actions import GameAction
@@ -78,14 +78,20 @@ def action_values(state: GameState, seat: int, *, seed: int | str = 0,
     return view_values(seat_view(state, seat), seed=seed, samples=samples)
 
 
-def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, refine: int = 0) -> list[ActionValue]:
-    """:func:`action_values` from a seat's view; ``refine``: more worlds for the best few discards."""
+def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, refine: int = 0,
+                exact_points: bool = True, infer_throws: bool = False) -> list[ActionValue]:
+    """:func:`action_values` from a seat's view; ``refine``: more worlds for the best few discards.
+    ``exact_points`` False (a bot ranking by the chance): a discard's worlds where the play is searched
+    for the game skip the search for points, and its ``points`` there count the show and the heels only
+    (the pegging left out): the points then only break ties of the chance, and the worlds cost about half.
+    ``infer_throws`` (a bot playing the strong level): in the play, the other seat's cards are drawn from
+    the hands the strong level keeps, and its two crib cards are its throw (:meth:`_Deal2._inferred`)."""
     if v.seat not in v.to_act:
         return []
     if v.players != 2:
         return _table_values(v)
     rng = random.Random(f"evaluate/{seed}/{v.state_key}")
-    ev = _Deal2(v)
+    ev = _Deal2(v, exact_points, infer_throws)
     if v.phase is Phase.PLAY:
         values = ev.play(rng, samples)
     elif v.phase is Phase.SHOW:
@@ -108,8 +114,10 @@ def _board(players: int, target: int, scores: tuple[int, ...], dealer: int, five
 class _Deal2:
     """The rest of a 2-player deal from one seat's view, played out in sampled worlds."""
 
-    def __init__(self, v: SeatView) -> None:
+    def __init__(self, v: SeatView, exact_points: bool = True, infer_throws: bool = False) -> None:
         self.v = v
+        self.exact_points = exact_points
+        self.infer_throws = infer_throws and not v.five_and_two and not v.tournament
         self.me = v.seat
         self.dealer = v.dealer
         self.pone = v.pone
@@ -171,10 +179,13 @@ class _Deal2:
         show = self._show(hands, crib, starter)
         packed = _hands(hands)
         position = (self.pone, 0, 0, 0, -1)
+        own_heels = heels if self.dealer == self.me else -heels
+        show_net = sum(p if side == self.me else -p for side, p in show)
+        if not self.exact_points and self._near(s, show):
+            return show_net + own_heels, self._win_search((s[0], s[1]), show).value(packed, *position, 0, 0)
         val = self.solver.value(packed, *position)
         pts = self.solver.points(val)
-        net = self._net(pts) + sum(p if side == self.me else -p for side, p in show)
-        net += heels if self.dealer == self.me else -heels
+        net = self._net(pts) + show_net + own_heels
         if self._near(s, show):
             base = (s[0], s[1])
             search = self._win_search(base, show)
@@ -257,11 +268,13 @@ class _Deal2:
         to_crib = 4 - len(v.discards)
         position = _count(play)
         sums: dict[int, list[float]] = {}
-        worlds = _holdings(dealer, opp, rng, samples)
-        for held in worlds:
-            out = set(held[opp])
-            rest = [c for c in dealer.unseen if c not in out]
-            crib = tuple(v.discards) + tuple(rng.sample(rest, to_crib))
+        worlds = self._inferred(dealer, played_by[opp], rng, samples) if self.infer_throws else []
+        if not worlds:
+            for held in _holdings(dealer, opp, rng, samples):
+                rest = [c for c in dealer.unseen if c not in held[opp]]
+                worlds.append((held, tuple(rng.sample(rest, to_crib))))
+        for held, thrown in worlds:
+            crib = tuple(v.discards) + thrown
             hands = [played_by[s] + tuple(c for c in held[s]) for s in (0, 1)]
             hands[self.me] = tuple(v.hand)
             for r, net, win in self._lines(held, hands, crib, v.starter, position):
@@ -272,6 +285,30 @@ class _Deal2:
         moves = _moves(play._replace(held=tuple(mine if s == self.me else () for s in (0, 1))))
         n = len(worlds)
         return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
+
+    def _inferred(self, dealer: _Dealer, played: tuple[Card, ...], rng: random.Random,
+                  samples: int) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+        """``samples`` worlds of the other seat's unplayed cards and its two cards in the crib, drawn from
+        what it would have thrown: six cards dealt to it at random (the ones it has played among them),
+        kept only when the strong level's discard from them throws none of its played cards and keeps no
+        card its goes rule out -- so it holds what a strong player keeps (fives, pairs, runs), not any four
+        cards.  Empty when too few fit in :data:`INFER_TRIES` deals a world (then the draw is uniform)."""
+        opp = 1 - self.me
+        need, limit = dealer.need[opp], dealer.limits[opp]
+        own_crib = opp == self.dealer
+        out: list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]] = []
+        for _ in range(INFER_TRIES * samples):
+            cards = rng.sample(dealer.unseen, need + 2)
+            thrown = _strong_throw(played + tuple(cards), own_crib)
+            if any(c in played for c in thrown):
+                continue
+            held = tuple(c for c in cards if c not in thrown)
+            if any(VALUE[c] <= limit for c in held):
+                continue
+            out.append((tuple(held if s == opp else dealer.mine for s in (0, 1)), thrown))
+            if len(out) == samples:
+                return out
+        return out if len(out) * 2 >= samples else []
 
     def _lines(self, held: Sequence[Sequence[Card]], hands: Sequence[Sequence[Card]], crib: Sequence[Card],
                starter: Card, position: tuple[int, int, int, int, int]) -> list[tuple[int, float, float]]:
@@ -321,6 +358,9 @@ class _Deal2:
         return [ActionValue(action, net / n, win / n)]
 
 
+INFER_TRIES = 12
+"""Deals tried a world when drawing the other seat's cards from what the strong level keeps (most are
+kept: its throw avoids its played cards in a half to a fifth of the deals)."""
 ENUMERATE = 96
 """When the other seat's possible holdings are this few or fewer (late in a play), every one of them is
 a world, each once: exact over its cards, where sampling would leave the choice to chance."""
