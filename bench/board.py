@@ -41,6 +41,7 @@ from .advice import _mean_interval, _pct
 LATE_PAIRS = int(os.environ.get("BENCH_BOARD_LATE_PAIRS", "250"))
 PAIRS = int(os.environ.get("BENCH_BOARD_PAIRS", "40"))
 GREEDY_PAIRS = int(os.environ.get("BENCH_BOARD_GREEDY_PAIRS", "30"))
+PAIRED_PAIRS = int(os.environ.get("BENCH_BOARD_PAIRED_PAIRS", "150"))
 LATE = (90, 120)
 """Both sides' scores at the start of a late pair, drawn uniformly in this range."""
 
@@ -55,9 +56,10 @@ def late_start(seed: str, dealer: int, scores: tuple[int, int], game_id: str) ->
 
 
 def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool = True,
-              first: int = 0) -> dict[str, Any]:
+              first: int = 0, board: bot.BoardPlay | None = None) -> dict[str, Any]:
     """``board`` against ``opponent`` over ``pairs`` duplicate pairs (from late boards when ``late``), the
-    pairs ``first`` on of the seed's sequence (runs of consecutive pairs combine into one)."""
+    pairs ``first`` on of the seed's sequence (runs of consecutive pairs combine into one); ``board``: the
+    board level's settings (None: the shipped ones)."""
     rng = random.Random(seed)
     for _ in range(2 * first):
         rng.randint(*LATE)
@@ -77,7 +79,7 @@ def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool =
                 view = bot.seat_view(state, seat)
                 if seat == board_seat:
                     t = time.process_time()
-                    s = bot.suggest(view, "board")
+                    s = bot.suggest(view, "board", board=board)
                     if s.reason.get("samples"):  # played for the game (not forced, not as strong)
                         cost.append(time.process_time() - t)
                 else:
@@ -91,6 +93,17 @@ def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool =
                   f" ({time.perf_counter() - t0:.0f} s)", flush=True)
     return {"pairs": pairs, "scores": scores, "rate": statistics.mean(scores), "interval": _mean_interval(scores),
             "split": sum(s == 0.5 for s in scores) / pairs, "cost": cost, "seconds": time.perf_counter() - t0}
+
+
+def paired(before: list[float], after: list[float]) -> dict[str, Any]:
+    """Two runs of :func:`duplicate` on the same pairs (same seed and ``first``), compared pair by pair:
+    the mean change of the board level's score a pair with its 95 % interval, and how many pairs changed.
+    The opponent plays each pack alike in both runs, so only the pairs where the board level chose
+    differently can change: far more sensitive than two win rates side by side."""
+    assert len(before) == len(after)
+    diff = [b - a for a, b in zip(before, after)]
+    return {"pairs": len(diff), "change": statistics.mean(diff), "interval": _mean_interval(diff),
+            "changed": sum(d != 0 for d in diff), "better": sum(d > 0 for d in diff), "worse": sum(d < 0 for d in diff)}
 
 
 def _report(label: str, r: dict[str, Any], target: str) -> None:
@@ -107,6 +120,19 @@ def late_against_strong() -> None:
           " pairs (BENCH_BOARD_LATE_PAIRS) --", flush=True)
     _report("late, against strong", duplicate(LATE_PAIRS, "strong", True, "bench-board-late"),
             "target: ahead, the interval above 0.5")
+
+
+def late_before_after() -> None:
+    print(f"-- the board level now against as it shipped before (bot.BOARD_BEFORE), each against strong on the"
+          f" same {PAIRED_PAIRS} late pairs (BENCH_BOARD_PAIRED_PAIRS) --", flush=True)
+    runs = {}
+    for label, settings in (("before", bot.BOARD_BEFORE), ("now", bot.BOARD)):
+        runs[label] = r = duplicate(PAIRED_PAIRS, "strong", True, "bench-board-late", progress=False, board=settings)
+        _report(f"late, against strong, {label}", r, "the same packs")
+    p = paired(runs["before"]["scores"], runs["now"]["scores"])
+    lo, hi = p["interval"]
+    print(f"  now less before, a pair: {p['change']:+.4f} [{lo:+.4f}, {hi:+.4f}] over {p['pairs']} pairs;"
+          f" {p['changed']} changed ({p['better']} better, {p['worse']} worse)", flush=True)
 
 
 def whole_against_strong() -> None:
@@ -126,4 +152,4 @@ def run() -> None:
     from . import harness
 
     print("== the board-aware bot (duplicate deals) ==", flush=True)
-    harness.run_parts((late_against_strong, whole_against_strong, whole_against_greedy))
+    harness.run_parts((late_against_strong, late_before_after, whole_against_strong, whole_against_greedy))

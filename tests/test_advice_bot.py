@@ -41,9 +41,7 @@ def test_the_bot_only_suggests_legal_actions(players, five_and_two, seed, levels
 @pytest.fixture()
 def monkeypatch_samples(monkeypatch):
     monkeypatch.setattr(bot_module, "BOT_SAMPLES", 3)  # a short game: few deals a decision
-    monkeypatch.setattr(bot_module, "BOARD_SAMPLES", 4)
-    monkeypatch.setattr(bot_module, "BOARD_REFINE", 4)
-    monkeypatch.setattr(bot_module, "BOARD_PLAY_SAMPLES", 4)
+    monkeypatch.setattr(bot_module, "BOARD", bot_module.BoardPlay(samples=4, refine=4, play_samples=4))
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (2, 3), (3, 4), (4, 5)])

@@ -143,3 +143,76 @@ def test_the_show_is_valued_exactly() -> None:
     (count,) = action_values(state, 1)
     assert isinstance(count.action, Count) and can(state.position, count.action)
     assert 0.0 < count.win < 1.0
+
+
+def _play_view(seed: int):
+    """Seat 1 (the pone at 104-110) in the play, after a few greedy plays of a seeded client deal."""
+    rng = random.Random(seed)
+    starter, (state, _) = twin_deals(rng, lambda: restore("9" * 32, GameOptions(deck="client"), 1, None, 2, 0,
+                                                          ((104, 104), (110, 110)), 15, "0" * 64, ()))
+    state, _ = apply_action(state, bot.suggest(bot.seat_view(state, 1), "strong").action)
+    state, _ = apply_action(state, Cut(1, starter))
+    for _ in range(rng.randrange(0, 4)):
+        seat = state.to_act()[0]
+        state, _ = apply_action(state, bot.suggest(bot.seat_view(state, seat), "greedy").action)
+    return state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_inferred_worlds_are_what_the_strong_level_keeps(seed) -> None:
+    """Every world drawn for the other seat in the play is six cards it could have been dealt (none seen
+    by the seat, its played cards among them) whose strong discard -- asked of the discard advisor
+    directly -- is the two cards the world puts in the crib (or one as good), and whose kept cards fit its goes."""
+    from service.advice.discards import analyse_discards
+    from service.advice.evaluate import _Deal2
+    from service.advice.pegging import _Dealer
+
+    state = _play_view(seed)
+    seat = state.to_act()[0]
+    v = bot.seat_view(state, seat)
+    opp = 1 - seat
+    k = knowledge(2, v.pone, seat, v.hand, v.plays, (*v.discards, v.starter))
+    dealer = _Dealer(k)
+    played = tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == opp)
+    seen = set(v.hand) | set(v.discards) | {v.starter} | {a.card for a in v.plays if isinstance(a, PlayCard)}
+    worlds = _Deal2(v, infer_throws=True)._inferred(dealer, played, random.Random(seed), 20)
+    assert len(worlds) == 20
+    for held, thrown in worlds:
+        assert held[seat] == dealer.mine
+        six = played + held[opp] + thrown
+        assert len(set(six)) == 6 and not (set(held[opp]) | set(thrown)) & seen
+        assert len(held[opp]) == 4 - len(played)
+        choices = analyse_discards(six, 2, opp == v.dealer, model="tuned").choices
+        net = {frozenset(ch.discard): ch.net for ch in choices}
+        assert net[frozenset(thrown)] == choices[0].net  # its best (of equals, such as a ten for a ten)
+        assert not set(thrown) & set(played)
+        assert all(c.value > dealer.limits[opp] for c in held[opp])
+
+
+def test_the_inferred_throw_changes_the_worlds_not_the_uniform_draw() -> None:
+    """Without the inference the worlds are the uniform draw (the values as before); with it, the other
+    seat's cards follow the strong level's discard, so the values move."""
+    state = _play_view(4)
+    seat = state.to_act()[0]
+    v = bot.seat_view(state, seat)
+    from service.advice.evaluate import view_values
+    plain = view_values(v, seed=1, samples=24)
+    assert plain == action_values(state, seat, seed=1, samples=24)
+    inferred = view_values(v, seed=1, samples=24, infer_throws=True)
+    assert {a.action for a in inferred} == {a.action for a in plain}
+    assert [(a.points, a.win) for a in inferred] != [(a.points, a.win) for a in plain]
+
+
+def test_a_discard_without_the_points_search_keeps_the_chance() -> None:
+    """``exact_points=False``: the same worlds, so the same chance for every discard, to the last digit;
+    only the points change (the pegging left out of them) where the play is searched for the game."""
+    from service.advice.evaluate import view_values
+    state = restore("3" * 32, GameOptions(deck="client"), 1, None, 2, 0, ((108, 108), (113, 113)), 15, "0" * 64, ())
+    dealt = tuple(parse_cards(h.split()) for h in ("TS 5H 7S AC 5D QD", "3C 9D 6C TH KH 6D"))
+    state, _ = apply_action(state, Deal(0, dealt, ()))
+    v = bot.seat_view(state, 1)
+    exact = by_action(view_values(v, seed=2, samples=6))
+    quick = by_action(view_values(v, seed=2, samples=6, exact_points=False))
+    assert exact.keys() == quick.keys() and len(exact) == 15
+    assert all(exact[a].win == quick[a].win for a in exact)
+    assert any(exact[a].points != quick[a].points for a in exact)

@@ -49,15 +49,32 @@ BOT_SAMPLES = None
 BOARD_NEAR = 60
 """The board level plays for the game once a side is this close to the target (it scores more than 60
 in a deal almost never); farther, as the strong level (the same choices, far cheaper)."""
-BOARD_SAMPLES = 24
-"""Worlds the board level values a discard over (:data:`.evaluate.SAMPLES`) ..."""
-BOARD_REFINE = 72
-"""... and its best four discards over this many more (the close calls decide games near the end)."""
-BOARD_PLAY_SAMPLES = 48
-"""Worlds the board level values a play over, when the other seat's holdings are too many to take each."""
-BOARD_INFER = True
-"""In the play, the board level draws the other seat's cards from what the strong level keeps and throws
-(:func:`.evaluate.view_values` ``infer_throws``): it reads the opponent's discard as a strong player does."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlay:
+    """How the board level values its choices where it plays for the game (:func:`.evaluate.view_values`)."""
+
+    samples: int = 24
+    """Worlds a discard is valued over (:data:`.evaluate.SAMPLES`) ..."""
+    refine: int = 72
+    """... and its best four discards over this many more (the close calls decide games near the end)."""
+    play_samples: int = 48
+    """Worlds a play is valued over, when the other seat's holdings are too many to take each (or its
+    throw is inferred)."""
+    infer_throws: bool = True
+    """In the play, the other seat's cards are drawn from what the strong level keeps and throws: it reads
+    the opponent's discard as a strong player does (the opponent it is measured against is that level)."""
+    exact_points: bool = False
+    """Whether a discard's worlds searched for the game are searched for points too (only the ties of
+    the chance read them: without, the show's points break those ties and a discard costs half)."""
+
+
+BOARD = BoardPlay()
+"""The board level's settings (a test makes them cheaper, a benchmark compares two)."""
+BOARD_BEFORE = BoardPlay(infer_throws=False, exact_points=True)
+"""The settings it shipped with before (the other seat's cards in the play drawn uniformly, the points
+searched in every world), for a paired comparison on the same packs (bench/board.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +89,11 @@ def _own_crib(v: SeatView) -> bool:
     return side_of(v.players, v.seat) == side_of(v.players, v.dealer)
 
 
-def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) -> Suggestion:
+def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None,
+            board: BoardPlay | None = None) -> Suggestion:
     """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take.
-    ``node_budget``: the strong level's positions a play (None: :data:`BOT_NODE_BUDGET`)."""
+    ``node_budget``: the strong level's positions a play (None: :data:`BOT_NODE_BUDGET`); ``board``:
+    the board level's settings (None: :data:`BOARD`)."""
     if v.seat not in v.to_act:
         waiting = ("the game is over" if not v.to_act
                    else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
@@ -89,7 +108,7 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None) 
     if routine is not None:  # the deal or the cut
         return Suggestion(routine, level, {"phase": v.phase})
     if level == "board" and v.phase in (Phase.DISCARD, Phase.PLAY) and _near(v):
-        return _for_the_game(v)
+        return _for_the_game(v, BOARD if board is None else board)
     if v.phase is Phase.DISCARD:
         return _discard(v, level)
     assert v.phase is Phase.PLAY  # a seat acts in no other phase (over: none is to act)
@@ -136,10 +155,10 @@ def _near(v: SeatView) -> bool:
     return v.players == 2 and max(v.scores, default=0) + BOARD_NEAR >= v.target
 
 
-def _for_the_game(v: SeatView) -> Suggestion:
-    samples = BOARD_PLAY_SAMPLES if v.phase is Phase.PLAY else BOARD_SAMPLES
-    values = view_values(v, seed=v.state_key, samples=samples, refine=BOARD_REFINE, exact_points=False,
-                         infer_throws=BOARD_INFER)
+def _for_the_game(v: SeatView, board: BoardPlay) -> Suggestion:
+    samples = board.play_samples if v.phase is Phase.PLAY else board.samples
+    values = view_values(v, seed=v.state_key, samples=samples, refine=board.refine,
+                         exact_points=board.exact_points, infer_throws=board.infer_throws)
     if len(values) == 1:
         return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
     best = values[0]
