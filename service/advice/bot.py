@@ -65,6 +65,9 @@ class BoardPlay:
     infer_throws: bool = True
     """In the play, the other seat's cards are drawn from what the strong level keeps and throws: it reads
     the opponent's discard as a strong player does (the opponent it is measured against is that level)."""
+    points_reply: bool = True
+    """In the play, the other seat is taken to reply as the points search does (the strong level pegs for
+    points and does not see the seat's cards), not as a minimax for the game that sees them."""
     exact_points: bool = False
     """Whether a discard's worlds searched for the game are searched for points too (only the ties of
     the chance read them: without, the show's points break those ties and a discard costs half)."""
@@ -72,7 +75,7 @@ class BoardPlay:
 
 BOARD = BoardPlay()
 """The board level's settings (a test makes them cheaper, a benchmark compares two)."""
-BOARD_BEFORE = BoardPlay(infer_throws=False, exact_points=True)
+BOARD_BEFORE = BoardPlay(infer_throws=False, points_reply=False, exact_points=True)
 """The settings it shipped with before (the other seat's cards in the play drawn uniformly, the points
 searched in every world), for a paired comparison on the same packs (bench/board.py)."""
 
@@ -158,7 +161,8 @@ def _near(v: SeatView) -> bool:
 def _for_the_game(v: SeatView, board: BoardPlay) -> Suggestion:
     samples = board.play_samples if v.phase is Phase.PLAY else board.samples
     values = view_values(v, seed=v.state_key, samples=samples, refine=board.refine,
-                         exact_points=board.exact_points, infer_throws=board.infer_throws)
+                         exact_points=board.exact_points, infer_throws=board.infer_throws,
+                         points_reply=board.points_reply)
     if len(values) == 1:
         return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
     best = values[0]

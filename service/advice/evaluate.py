@@ -48,6 +48,7 @@ from service.core.play import PlayCard
 
 from .discards import analyse_discards
 from .odds import board_odds
+from .reply import PointsReply
 from .pegging import BOT_NODE_BUDGET, Solver, _count, _Dealer, _hands, _moves, advise, knowledge
 from .view import SeatView, routine_action, seat_view
 
@@ -79,19 +80,21 @@ def action_values(state: GameState, seat: int, *, seed: int | str = 0,
 
 
 def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, refine: int = 0,
-                exact_points: bool = True, infer_throws: bool = False) -> list[ActionValue]:
+                exact_points: bool = True, infer_throws: bool = False, points_reply: bool = False) -> list[ActionValue]:
     """:func:`action_values` from a seat's view; ``refine``: more worlds for the best few discards.
     ``exact_points`` False (a bot ranking by the chance): a discard's worlds where the play is searched
     for the game skip the search for points, and its ``points`` there count the show and the heels only
     (the pegging left out): the points then only break ties of the chance, and the worlds cost about half.
     ``infer_throws`` (a bot playing the strong level): in the play, the other seat's cards are drawn from
-    the hands the strong level keeps, and its two crib cards are its throw (:meth:`_Deal2._inferred`)."""
+    the hands the strong level keeps, and its two crib cards are its throw (:meth:`_Deal2._inferred`).
+    ``points_reply`` (the same): in the play, the other seat replies as the points search does
+    (:class:`.reply.PointsReply`: the strong level pegs for points), not as a minimax for the game."""
     if v.seat not in v.to_act:
         return []
     if v.players != 2:
         return _table_values(v)
     rng = random.Random(f"evaluate/{seed}/{v.state_key}")
-    ev = _Deal2(v, exact_points, infer_throws)
+    ev = _Deal2(v, exact_points, infer_throws, points_reply)
     if v.phase is Phase.PLAY:
         values = ev.play(rng, samples)
     elif v.phase is Phase.SHOW:
@@ -114,8 +117,10 @@ def _board(players: int, target: int, scores: tuple[int, ...], dealer: int, five
 class _Deal2:
     """The rest of a 2-player deal from one seat's view, played out in sampled worlds."""
 
-    def __init__(self, v: SeatView, exact_points: bool = True, infer_throws: bool = False) -> None:
+    def __init__(self, v: SeatView, exact_points: bool = True, infer_throws: bool = False,
+                 points_reply: bool = False) -> None:
         self.v = v
+        self.points_reply = points_reply
         self.exact_points = exact_points
         self.infer_throws = infer_throws and not v.five_and_two and not v.tournament
         self.me = v.seat
@@ -158,11 +163,18 @@ class _Deal2:
         out.append((self.dealer, kernel.show_total(a, b, c, d, starter, True)))
         return out[start:]
 
-    def _win_search(self, scores: Sequence[int], show: Sequence[tuple[int, int]]) -> kernel.WinSearch:
-        """The play searched for the game from ``scores``, the ``show`` to count after it."""
+    def _win_search(self, scores: Sequence[int], show: Sequence[tuple[int, int]],
+                    reply: bool = False) -> kernel.WinSearch | PointsReply:
+        """The play searched for the game from ``scores``, the ``show`` to count after it; ``reply``: the
+        other side replying as the points search does (:class:`.reply.PointsReply`), not as a minimax."""
         s0, s1 = scores[0], scores[1]
-        return kernel.WinSearch(2, (0, 1), self.me, self.target - s0, self.target - s1,
-                                lambda p0, p1: self._finish((s0 + p0, s1 + p1), show))
+
+        def terminal(p0: int, p1: int) -> float:
+            return self._finish((s0 + p0, s1 + p1), show)
+
+        if reply:
+            return PointsReply(self.solver, self.me, self.target - s0, self.target - s1, terminal)
+        return kernel.WinSearch(2, (0, 1), self.me, self.target - s0, self.target - s1, terminal)
 
     def _net(self, pts: Sequence[float]) -> float:
         return pts[self.me] - pts[1 - self.me]
@@ -321,7 +333,7 @@ class _Deal2:
         scores = self.scores
         out = []
         if self._near(scores, show):
-            search = self._win_search(scores, show)
+            search = self._win_search(scores, show, self.points_reply)
             wins = dict(search.lines(packed, *position, 0, 0))
             for r, val in lines:
                 out.append((r, self._net(self.solver.points(val)) + show_net, wins[r]))
