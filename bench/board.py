@@ -11,14 +11,19 @@ pairs are independent; the two games of a pair are not).
   the dealer alternating) -- where playing to the board matters most;
 * against the strong level over whole games to 121;
 * against the greedy level over whole games to 121;
+* the board level now against as it shipped before (``bot.BOARD_BEFORE``),
+  each against strong on the same late pairs, compared pair by pair
+  (:func:`paired`): the strong level plays each pack alike in both runs, so
+  only the pairs where the board level chose differently can move, and the
+  change a pair has a far tighter interval than two win rates side by side;
 
 and the CPU cost of a board decision (mean, p99) where it plays for the game.
 
 Run time, measured on 2 shared cores: about 3.5 s a late pair and 10-35 s a
 whole-game pair (the board level plays for the game from 61 on, some 60
 decisions a game at 80-140 ms CPU each), so the defaults
-(BENCH_BOARD_LATE_PAIRS=250, BENCH_BOARD_PAIRS=40, BENCH_BOARD_GREEDY_PAIRS=30)
-take 30-45 minutes.  Fewer will not do: 75-85 % of the pairs split (the cards
+(BENCH_BOARD_LATE_PAIRS=250, BENCH_BOARD_PAIRED_PAIRS=150, BENCH_BOARD_PAIRS=40,
+BENCH_BOARD_GREEDY_PAIRS=30) take 45-60 minutes.  Fewer will not do: 75-85 % of the pairs split (the cards
 decide both games alike), so an edge of 2-3 % needs some 250-450 late pairs
 for its 95 % interval to clear 50 %.
 """

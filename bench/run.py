@@ -39,7 +39,9 @@ ratio to a reference measured beside it, in the same run:
    The board-aware bot (bench/board.py, section ``board``): duplicate
    pairs against the strong level from late boards (both sides at 90 or
    more) and over whole games, and against the greedy level; win rates with
-   95 % intervals and the CPU time of a decision it plays for the game.
+   95 % intervals and the CPU time of a decision it plays for the game; the
+   board level now against as it shipped before on the same late pairs,
+   compared pair by pair.
    The game review (bench/review.py, section ``review``): the CPU time of a
    whole game's review for 2, 3 and 4 players and of the longest legal game,
    ``POST /v1/games/review`` over HTTP, and what it flags of the strong level
@@ -64,7 +66,8 @@ keep-alive connections, default 8), BENCH_DEALS (core deals, default
 200000), BENCH_ROUNDS_INPROCESS (default 25), BENCH_SKIP_DISTRIBUTION=1,
 BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``),
 BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py), BENCH_BOARD_LATE_PAIRS,
-BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS (bench/board.py), BENCH_REVIEW_GAMES (bench/review.py).
+BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS, BENCH_BOARD_PAIRED_PAIRS (bench/board.py),
+BENCH_REVIEW_GAMES (bench/review.py).
 """
 
 from __future__ import annotations

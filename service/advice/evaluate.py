@@ -48,8 +48,8 @@ from service.core.play import PlayCard
 
 from .discards import analyse_discards
 from .odds import board_odds
-from .reply import PointsReply
 from .pegging import BOT_NODE_BUDGET, Solver, _count, _Dealer, _hands, _moves, advise, knowledge
+from .reply import PointsReply
 from .view import SeatView, routine_action, seat_view
 
 SAMPLES = 24
