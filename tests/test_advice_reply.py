@@ -61,3 +61,23 @@ def test_the_reply_is_the_points_solves_first_choice(seed) -> None:
     options = solve(play)
     chosen = [o for o in options if (RANK[o.action.card] if hasattr(o.action, "card") else 0) == rank]
     assert chosen and (chosen[0].net, chosen[0].own) == (options[0].net, options[0].own)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_points_player_defends_no_better_than_a_perfect_defender(seed) -> None:
+    """Whatever the cards, the seat's chance against the points replies is at least its chance against
+    the minimax for the game (the reply is one of the moves the minimax chooses among), and in some
+    deals higher: a points player lets through a peg-out a perfect defender would stop."""
+    rng = random.Random(200 + seed)
+    higher = 0
+    for _ in range(20):
+        cards = rng.sample(CARDS, 8)
+        hands = _hands((tuple(cards[:4]), tuple(cards[4:])))
+        side, pone = rng.randrange(2), rng.randrange(2)
+        need0, need1 = rng.randint(2, 12), rng.randint(2, 12)
+        position = (pone, 0, 0, 0, -1, 0, 0)
+        against_points = PointsReply(Solver(2), side, need0, need1, _terminal).value(hands, *position)
+        against_minimax = kernel.WinSearch(2, (0, 1), side, need0, need1, _terminal).value(hands, *position)
+        assert against_points >= against_minimax
+        higher += against_points > against_minimax
+    assert higher > 0
