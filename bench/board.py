@@ -19,9 +19,9 @@ pairs are independent; the two games of a pair are not).
 
 and the CPU cost of a board decision (mean, p99) where it plays for the game.
 
-Run time, measured on 2 shared cores: about 3.5 s a late pair and 10-35 s a
-whole-game pair (the board level plays for the game from 61 on, some 60
-decisions a game at 80-140 ms CPU each), so the defaults
+Run time, measured on 2 shared cores: about 1.2-1.5 s a late pair (2.4 s for
+the settings before) and 10-35 s a whole-game pair (the board level plays for
+the game from 61 on, some 60 decisions a game at 80-120 ms CPU each), so the defaults
 (BENCH_BOARD_LATE_PAIRS=250, BENCH_BOARD_PAIRED_PAIRS=150, BENCH_BOARD_PAIRS=40,
 BENCH_BOARD_GREEDY_PAIRS=30) take 45-60 minutes.  Fewer will not do: 75-85 % of the pairs split (the cards
 decide both games alike), so an edge of 2-3 % needs some 250-450 late pairs

@@ -17,7 +17,10 @@ Levels:
 * ``board``: plays to win the game, not for points: its discards, plays and
   goes are the ones :mod:`.evaluate` ranks first by the chance of winning
   (the end of the deal valued by the board's odds, pegging out and the
-  defence near the target searched for the game).  While no side is within
+  defence near the target searched for the game).  In the play it reads the
+  other seat as the strong level it meets: its cards drawn from what that
+  level keeps and throws, its replies those of the points search
+  (:class:`BoardPlay`).  While no side is within
   :data:`BOARD_NEAR` points of the target it plays as ``strong`` does (there
   the chance of winning follows the points).
 
