@@ -12,20 +12,22 @@ pairs are independent; the two games of a pair are not).
 * against the strong level over whole games to 121;
 * against the greedy level over whole games to 121;
 * the board level now against as it shipped before (``bot.BOARD_BEFORE``),
-  each against strong on the same late pairs, compared pair by pair
+  each against strong on the same late pairs (the first run reused),
+  compared pair by pair
   (:func:`paired`): the strong level plays each pack alike in both runs, so
   only the pairs where the board level chose differently can move, and the
   change a pair has a far tighter interval than two win rates side by side;
 
 and the CPU cost of a board decision (mean, p99) where it plays for the game.
 
-Run time, measured on 2 shared cores: about 1.2-1.5 s a late pair (2.4 s for
-the settings before) and 10-35 s a whole-game pair (the board level plays for
-the game from 61 on, some 60 decisions a game at 80-120 ms CPU each), so the defaults
-(BENCH_BOARD_LATE_PAIRS=250, BENCH_BOARD_PAIRED_PAIRS=150, BENCH_BOARD_PAIRS=40,
-BENCH_BOARD_GREEDY_PAIRS=30) take 45-60 minutes.  Fewer will not do: 75-85 % of the pairs split (the cards
-decide both games alike), so an edge of 2-3 % needs some 250-450 late pairs
-for its 95 % interval to clear 50 %.
+Run time, measured on 2 shared cores: about 1.2 s a late pair (2.2 s with the
+settings before) and 10-35 s a whole-game pair (the board level plays for the
+game from 61 on), so the defaults (BENCH_BOARD_LATE_PAIRS=600,
+BENCH_BOARD_PAIRED_PAIRS as many, BENCH_BOARD_PAIRS=40, BENCH_BOARD_GREEDY_PAIRS=30)
+take 50-60 minutes.  Fewer will not do: 85-90 % of the late pairs split (the
+cards decide both games alike), so an edge of 1.5 % needs some 600 late pairs
+for its 95 % interval to clear 50 % (measured: 51.6 % [50.3, 52.9] over the
+600, where the settings before made 50.4 % [49.1, 51.8]).
 """
 
 from __future__ import annotations
@@ -43,10 +45,13 @@ from service.core.options import GameOptions
 
 from .advice import _mean_interval, _pct
 
-LATE_PAIRS = int(os.environ.get("BENCH_BOARD_LATE_PAIRS", "250"))
+LATE_PAIRS = int(os.environ.get("BENCH_BOARD_LATE_PAIRS", "600"))
 PAIRS = int(os.environ.get("BENCH_BOARD_PAIRS", "40"))
 GREEDY_PAIRS = int(os.environ.get("BENCH_BOARD_GREEDY_PAIRS", "30"))
-PAIRED_PAIRS = int(os.environ.get("BENCH_BOARD_PAIRED_PAIRS", "150"))
+PAIRED_PAIRS = int(os.environ.get("BENCH_BOARD_PAIRED_PAIRS", str(LATE_PAIRS)))
+LATE_SEED = "bench-board-late"
+_LATE: dict[str, dict[str, Any]] = {}
+"""The late run against strong, which the paired comparison reuses (the same pairs, played alike)."""
 LATE = (90, 120)
 """Both sides' scores at the start of a late pair, drawn uniformly in this range."""
 
@@ -123,18 +128,19 @@ def _report(label: str, r: dict[str, Any], target: str) -> None:
 def late_against_strong() -> None:
     print(f"-- board against strong from late positions (both sides at {LATE[0]}-{LATE[1]}): {LATE_PAIRS} duplicate"
           " pairs (BENCH_BOARD_LATE_PAIRS) --", flush=True)
-    _report("late, against strong", duplicate(LATE_PAIRS, "strong", True, "bench-board-late"),
-            "target: ahead, the interval above 0.5")
+    _LATE["now"] = r = duplicate(LATE_PAIRS, "strong", True, LATE_SEED)
+    _report("late, against strong", r, "target: ahead, the interval above 0.5")
 
 
 def late_before_after() -> None:
     print(f"-- the board level now against as it shipped before (bot.BOARD_BEFORE), each against strong on the"
           f" same {PAIRED_PAIRS} late pairs (BENCH_BOARD_PAIRED_PAIRS) --", flush=True)
-    runs = {}
-    for label, settings in (("before", bot.BOARD_BEFORE), ("now", bot.BOARD)):
-        runs[label] = r = duplicate(PAIRED_PAIRS, "strong", True, "bench-board-late", progress=False, board=settings)
-        _report(f"late, against strong, {label}", r, "the same packs")
-    p = paired(runs["before"]["scores"], runs["now"]["scores"])
+    before = duplicate(PAIRED_PAIRS, "strong", True, LATE_SEED, board=bot.BOARD_BEFORE)
+    _report("late, against strong, before", before, "the same packs")
+    now = _LATE.get("now")
+    if now is None or now["pairs"] < PAIRED_PAIRS:  # the late section did not run, or ran fewer pairs
+        now = duplicate(PAIRED_PAIRS, "strong", True, LATE_SEED)
+    p = paired(before["scores"], now["scores"][:PAIRED_PAIRS])
     lo, hi = p["interval"]
     print(f"  now less before, a pair: {p['change']:+.4f} [{lo:+.4f}, {hi:+.4f}] over {p['pairs']} pairs;"
           f" {p['changed']} changed ({p['better']} better, {p['worse']} worse)", flush=True)
