@@ -23,7 +23,7 @@ from typing import Any
 import falcon
 import orjson
 
-from service.boundary.show import plain_show_json
+from service.boundary.show import batch_json, plain_show_json
 from service.core.cards import SPELLINGS
 from service.core.errors import CribbageError
 
@@ -73,7 +73,7 @@ class HandScoreBatch:
                 except (KeyError, TypeError, ValueError):  # a field missing, not four cards, a value no spelling
                     pass
             append(self._item(req, i, item))
-        resp.data = b'{"results":[' + b",".join(out) + b"]}"
+        resp.data = batch_json(out)
         resp.content_type = falcon.MEDIA_JSON
 
     def _item(self, req: falcon.Request, index: int, item: Any) -> bytes:
