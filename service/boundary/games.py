@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from service.core.game import GameEvent, GameState, result
+from service.core.game import GameAction, GameEvent, GameState, result
 from service.core.game.observe import EVERYONE, Viewer, events_seen, legal_told
 
 from .actions import action_json
@@ -34,7 +34,7 @@ def game_json(state: GameState, wire: Any, events: Sequence[GameEvent], seat: Vi
     }
 
 
-def legal_json(state: GameState, actions: Sequence[Any]) -> list[dict[str, Any]]:
+def legal_json(state: GameState, actions: Sequence[GameAction]) -> list[dict[str, Any]]:
     """Legal actions in ``state`` in the notation a client sends a move in."""
     return [action_json(a, state) for a in actions]
 

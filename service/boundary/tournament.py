@@ -55,7 +55,7 @@ def standings_json(s: Standings) -> dict[str, Any]:
             "disagreements": [_disagreement_json(d) for d in s.disagreements]}
 
 
-def _match_json(r: int, m: int, p: Pairing, names: Sequence[str] | None, qualifiers: int) -> dict[str, Any]:
+def _pairing_json(r: int, m: int, p: Pairing, names: Sequence[str] | None, qualifiers: int) -> dict[str, Any]:
     out: dict[str, Any] = {"match": m, "seeds": list(p.seeds), "bye": p.bye}
     if r == 0:
         # a seed past the qualifiers is a bye's empty place: nobody's name
@@ -70,6 +70,6 @@ def bracket_json(b: Bracket, names: Sequence[str] | None = None) -> dict[str, An
     """The bracket round by round; with the entrants' ``names`` (in standing
     order) the first round names who plays."""
     return {"entrants": b.entrants, "qualifiers": b.qualifiers, "size": b.size, "byes": b.byes,
-            "rounds": [{"round": r + 1, "matches": [_match_json(r, m, p, names, b.qualifiers)
-                                                    for m, p in enumerate(pairings)]}
+            "rounds": [{"round": r + 1, "matches": [_pairing_json(r, m, p, names, b.qualifiers)
+                                                      for m, p in enumerate(pairings)]}
                        for r, pairings in enumerate(b.rounds)]}

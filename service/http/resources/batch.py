@@ -28,7 +28,7 @@ from service.core.cards import SPELLINGS
 from service.core.errors import CribbageError
 
 from ..media import read_json_object
-from ..problems import ProblemError, from_core_error, invalid_request, problem_body
+from ..problems import ProblemError, from_core_error, invalid_request, json_pointer, problem_body
 from .hands import HandScore, answer
 
 MAX_ITEMS = 1000
@@ -88,7 +88,7 @@ class HandScoreBatch:
             problem = from_core_error(exc)
         doc = problem_body(req, problem)
         doc.pop("request_id", None)
-        prefix = f"/items/{index}"
+        prefix = json_pointer("items", index)
         for e in doc["errors"]:
             e["field"] = prefix + e["field"]
         doc["detail"] = "; ".join(f"{e['field']}: {e['reason']}" for e in doc["errors"]) or doc["detail"]
