@@ -15,7 +15,7 @@ checks the two paths against each other, action by action.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..cards import CARDS, Card
 from ..engine import kernel
@@ -24,7 +24,8 @@ from ..peg import Score, peg_scores
 from ..play import _GOS, _PLAYS, Go, Play, PlayCard
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
-from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
+from .events import (GameEvent, new_dealt, new_discarded, new_hand_counted, new_played, new_starter_turned,
+                     new_went)
 from .position import _COUNTS, _CUTS, _DEALS, _DISCARDS, PHASES, Position
 
 DealState = kernel.DealState
@@ -33,6 +34,15 @@ _SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in r
 _NO_SCORES: tuple[Score, ...] = ()
 _SIDES = {n: tuple([side_of(n, s) for s in range(n)]) for n in (2, 3, 4)}
 """The side each seat pegs on, by players."""
+
+
+_PLAIN = tuple(range(52))
+"""A card as the plain int the kernel keeps (a :class:`Card` is an int too, but compiled code takes
+exact ints much faster)."""
+
+
+def _plain(cards: Sequence[int]) -> tuple[int, ...]:
+    return tuple([_PLAIN[c] for c in cards])
 
 
 def _cards(cards: tuple[int, ...]) -> tuple[Card, ...]:
@@ -72,19 +82,20 @@ def deal_state_of(pos: Position) -> DealState:
             NOBODY, 0, (), 0, NOBODY, no_cards, (), (0,) * n)
     else:
         turn = NOBODY if play.turn is None else play.turn
-        count, count_cards, passed = play.count, tuple(play.count_cards), _bits(play.passed)
+        count, count_cards, passed = play.count, _plain(play.count_cards), _bits(play.passed)
         last = NOBODY if play.last_player is None else play.last_player
-        held = no_cards if play.held is None else tuple([tuple(h) for h in play.held])
-        played, play_scores = tuple(play.played), tuple(play.scores)
-    return (PHASES.index(pos.phase), tuple([tuple(h) for h in pos.hands]), tuple([tuple(d) for d in pos.discards]),
-            tuple(pos.crib), NOBODY if pos.starter is None else pos.starter, turn, count, count_cards, passed, last,
-            held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
-            tuple(pos.cards) if pos.cards is not None else ())
+        held = no_cards if play.held is None else tuple([_plain(h) for h in play.held])
+        played, play_scores = _plain(play.played), tuple(play.scores)
+    return (PHASES.index(pos.phase), tuple([_plain(h) for h in pos.hands]), tuple([_plain(d) for d in pos.discards]),
+            _plain(pos.crib), NOBODY if pos.starter is None else _PLAIN[pos.starter], turn, count, count_cards, passed,
+            last, held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
+            _plain(pos.cards) if pos.cards is not None else ())
 
 
-def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> DealState:
+def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: Sequence[int] | None) -> DealState:
     """A deal before the dealer deals: the pegs as the last deal left them, the pack if the service deals."""
-    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), cards or ())
+    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]),
+                             tuple([_PLAIN[c] for c in cards]) if cards else ())
 
 
 def step(options: GameOptions, deal: int, dealer: int, k: DealState,
@@ -103,7 +114,7 @@ def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: Pl
     if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5] or card not in k[10][seat]
             or not kernel.FITS[k[6]][card]):
         return None
-    stepped = kernel.lay_card(k, options.players, _SIDES[options.players], options.target, seat, card)
+    stepped = kernel.lay_card(k, options.players, _SIDES[options.players], options.target, seat, _PLAIN[card])
     if stepped is None:
         return None
     nxt, count, points, same, run, go_to, reset = stepped
@@ -111,7 +122,7 @@ def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: Pl
               if points or run or same > 1 else [])
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))
-    return nxt, [Played(deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset))], action
+    return nxt, [new_played(deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset))], action
 
 
 def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) -> Stepped:
@@ -123,7 +134,7 @@ def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) 
     if stepped is None:
         return None
     nxt, count, _, _, _, go_to, reset = stepped
-    return nxt, [Went(deal, seat, count, (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES,
+    return nxt, [new_went(deal, seat, count, (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES,
                       bool(reset))], action
 
 
@@ -146,7 +157,7 @@ def _count(options: GameOptions, deal: int, dealer: int, k: DealState, action: C
     cards = _cards(k[3] if crib else k[1][action.seat])
     scores: CountedScores | tuple[Score, ...] = (
         CountedScores(action.seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
-    return nxt, [HandCounted(deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores)], action
+    return nxt, [new_hand_counted(deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores)], action
 
 
 def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action: Discard) -> Stepped:
@@ -155,14 +166,14 @@ def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action:
             or len(cards) != options.discards or len(set(cards)) != len(cards)
             or any(c not in k[1][seat] for c in cards)):
         return None
-    return kernel.lay_away(k, seat, tuple(cards)), [Discarded(deal, seat, cards)], action
+    return kernel.lay_away(k, seat, _plain(cards)), [new_discarded(deal, seat, cards)], action
 
 
 def _deal(options: GameOptions, deal: int, dealer: int, k: DealState, action: Deal) -> Stepped:
     if k[0] != kernel.DEAL_PHASE or not k[16] or action.seat != dealer or action.hands is not None or action.crib:
         return None  # a client's cards, or out of turn
     nxt = kernel.deal_pack(k, options.players, dealer, options.cards_dealt, options.dealt_to_crib)
-    return nxt, [Dealt(deal, dealer)], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
+    return nxt, [new_dealt(deal, dealer)], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
 
 
 def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut) -> Stepped:
@@ -173,7 +184,7 @@ def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut
     if kernel.heels(turned) or action.claim is not None:
         return None  # his heels are pegged (and perhaps claimed) on the typed path
     starter = CARDS[turned]
-    return kernel.turn_starter(k, pone, turned), [StarterTurned(deal, pone, starter, ())], Cut(pone, starter, None)
+    return kernel.turn_starter(k, pone, turned), [new_starter_turned(deal, pone, starter, ())], Cut(pone, starter, None)
 
 
 _STEPS: dict[type, Callable[[GameOptions, int, int, DealState, Any], Stepped]] = {
