@@ -191,6 +191,24 @@ _STEPS: dict[type, Callable[[GameOptions, int, int, DealState, Any], Stepped]] =
     PlayCard: _card, Go: _go, Count: _count, Discard: _discard, Deal: _deal, Cut: _cut}
 
 
+class _DiscardsByNumber(dict[int, Discard]):
+    """A seat's discards of one card (by its number) or two (``a * 52 + b``, in the order held): the
+    shared instances :func:`.position.legal_actions` hands out, found by an int, not a tuple of cards."""
+
+    def __init__(self, seat: int, two: bool) -> None:
+        super().__init__()
+        self.seat, self.two = seat, two
+
+    def __missing__(self, key: int) -> Discard:
+        cards = (CARDS[key // 52], CARDS[key % 52]) if self.two else (CARDS[key],)
+        discard = self[key] = _DISCARDS[self.seat][cards]
+        return discard
+
+
+_ONE_CARD = tuple(_DiscardsByNumber(seat, False) for seat in range(4))
+_TWO_CARDS = tuple(_DiscardsByNumber(seat, True) for seat in range(4))
+
+
 def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = None) -> list[GameAction]:
     """Every legal action now (of ``seat`` only, when given), as
     :func:`.position.legal_actions` lists them for the same position."""
@@ -207,9 +225,11 @@ def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = No
             out.append(_GOS[turn])
         return out
     if phase == kernel.DISCARD_PHASE:
-        discards, hands, kept = k[2], k[1], options.discards
-        return [_DISCARDS[s][combo] for s in range(n) if not discards[s] and (seat is None or s == seat)
-                for combo in combinations(_cards(hands[s]), kept)]
+        discards, hands = k[2], k[1]
+        seats = [s for s in range(n) if not discards[s] and (seat is None or s == seat)]
+        if options.discards == 1:
+            return [_ONE_CARD[s][c] for s in seats for c in hands[s]]
+        return [_TWO_CARDS[s][a * 52 + b] for s in seats for a, b in combinations(hands[s], 2)]
     actions: tuple[GameAction, ...]
     if phase == kernel.DEAL_PHASE:
         actor, actions = dealer, _DEALS
