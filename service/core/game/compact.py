@@ -24,11 +24,11 @@ from ..peg import Score, peg_scores
 from ..play import _GOS, _PLAYS, Go, Play, PlayCard
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
-from .events import (GameEvent, new_dealt, new_discarded, new_hand_counted, new_played, new_starter_turned,
-                     new_went)
+from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
 from .position import _COUNTS, _CUTS, _DEALS, _DISCARDS, PHASES, Position
 
 DealState = kernel.DealState
+_new = tuple.__new__  # every field given: a named tuple's keyword-taking __new__ is not needed
 NOBODY = kernel.NOBODY
 _SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
 _NO_SCORES: tuple[Score, ...] = ()
@@ -122,7 +122,8 @@ def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: Pl
               if points or run or same > 1 else [])
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))
-    return nxt, [new_played(deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset))], action
+    event = _new(Played, (deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset)))
+    return nxt, [event], action
 
 
 def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) -> Stepped:
@@ -134,8 +135,8 @@ def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) 
     if stepped is None:
         return None
     nxt, count, _, _, _, go_to, reset = stepped
-    return nxt, [new_went(deal, seat, count, (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES,
-                      bool(reset))], action
+    pegged = (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES
+    return nxt, [_new(Went, (deal, seat, count, pegged, bool(reset)))], action
 
 
 def _go_point(seat: int, nxt: DealState) -> Score:
@@ -157,7 +158,8 @@ def _count(options: GameOptions, deal: int, dealer: int, k: DealState, action: C
     cards = _cards(k[3] if crib else k[1][action.seat])
     scores: CountedScores | tuple[Score, ...] = (
         CountedScores(action.seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
-    return nxt, [new_hand_counted(deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores)], action
+    event = _new(HandCounted, (deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores))
+    return nxt, [event], action
 
 
 def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action: Discard) -> Stepped:
@@ -166,14 +168,14 @@ def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action:
             or len(cards) != options.discards or len(set(cards)) != len(cards)
             or any(c not in k[1][seat] for c in cards)):
         return None
-    return kernel.lay_away(k, seat, _plain(cards)), [new_discarded(deal, seat, cards)], action
+    return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (deal, seat, cards))], action
 
 
 def _deal(options: GameOptions, deal: int, dealer: int, k: DealState, action: Deal) -> Stepped:
     if k[0] != kernel.DEAL_PHASE or not k[16] or action.seat != dealer or action.hands is not None or action.crib:
         return None  # a client's cards, or out of turn
     nxt = kernel.deal_pack(k, options.players, dealer, options.cards_dealt, options.dealt_to_crib)
-    return nxt, [new_dealt(deal, dealer)], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
+    return nxt, [_new(Dealt, (deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
 
 
 def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut) -> Stepped:
@@ -184,7 +186,8 @@ def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut
     if kernel.heels(turned) or action.claim is not None:
         return None  # his heels are pegged (and perhaps claimed) on the typed path
     starter = CARDS[turned]
-    return kernel.turn_starter(k, pone, turned), [new_starter_turned(deal, pone, starter, ())], Cut(pone, starter, None)
+    event = _new(StarterTurned, (deal, pone, starter, ()))
+    return kernel.turn_starter(k, pone, turned), [event], Cut(pone, starter, None)
 
 
 _STEPS: dict[type, Callable[[GameOptions, int, int, DealState, Any], Stepped]] = {
