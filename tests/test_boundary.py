@@ -7,6 +7,11 @@
   ``"key":``, as the show's document templates did before they moved to
   :mod:`service.boundary.show`); and nowhere in ``service/`` a location
   re-spelled by assigning ``.field``.
+* An ast scan of ``service/http/resources``: no resource composes an answer
+  document (a dict written with string keys in a function, other than a
+  problem's error entry, a ValidationError's messages or headers; ``dict(k=...)``;
+  a NamedTuple's ``_asdict``; JSON text in a string); each answer is written by
+  :mod:`service.boundary`, which imports neither falcon nor marshmallow.
 * Locations: each layer adds where its part sits; the pointer is RFC 6901.
 * :mod:`service.core.game.observe`: counts worked out from the rules (a
   2-player deal: 6 cards each, 2 discarded, so C(6, 2) = 15 legal discards a
@@ -113,6 +118,113 @@ def test_no_location_is_respelled_by_assignment() -> None:
            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
            if isinstance(t, ast.Attribute) and t.attr == "field"]
     assert not bad
+
+
+# -- the resources write no answer themselves ------------------------------------
+
+RESOURCES = SERVICE / "http" / "resources"
+BOUNDARY = SERVICE / "boundary"
+ERROR_ENTRY = {"field", "reason"}
+"""A problem's error entry (RFC 9457, the HTTP layer's own document): ``{"field": pointer, "reason": text}``."""
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _in_function(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return True
+    return False
+
+
+def _called(call: ast.AST) -> str | None:
+    """The name a call calls (``f`` of ``f(...)``, ``m`` of ``x.m(...)``)."""
+    if not isinstance(call, ast.Call):
+        return None
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def _allowed_dict(node: ast.Dict, parents: dict[ast.AST, ast.AST]) -> bool:
+    """A dict written with string keys that is no answer document: a problem's error
+    entry; a ValidationError's messages (keyed by the request's fields); headers;
+    or, outside any function, a named table (``PAGES = {...}``, a schema per type)."""
+    keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+    parent = parents.get(node)
+    if keys == ERROR_ENTRY:
+        return True
+    if isinstance(parent, ast.Call) and parent.args[:1] == [node] and _called(parent) == "ValidationError":
+        return True
+    if isinstance(parent, ast.keyword) and parent.arg == "headers":
+        return True
+    return not _in_function(node, parents) and isinstance(parent, (ast.Assign, ast.AnnAssign))
+
+
+def answers_composed(tree: ast.AST) -> list[tuple[int, str]]:
+    """Where a module composes an answer document itself: (line, what)."""
+    parents = _parents(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict) and any(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                              for k in node.keys) and not _allowed_dict(node, parents):
+            keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            found.append((node.lineno, f"a dict of {keys[:4]}"))
+        elif _called(node) == "dict" and isinstance(node, ast.Call) and node.keywords:
+            found.append((node.lineno, "dict(key=...)"))
+        elif _called(node) in ("_asdict", "asdict"):
+            found.append((node.lineno, "a record's fields as an answer (_asdict)"))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
+              and not isinstance(parents.get(node), ast.Expr)):  # a docstring may show JSON
+            text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+            if JSON_TEXT.search(text):
+                found.append((node.lineno, f"JSON text {text[:30]!r}"))
+    return found
+
+
+def test_no_resource_composes_an_answer_document() -> None:
+    """A resource parses and validates, calls the core (or advice, tournament) and
+    serialises what a :mod:`service.boundary` function returns: no resource module
+    writes an answer's fields itself."""
+    bad = [(p.name, line, what) for p, tree in _trees(RESOURCES) for line, what in answers_composed(tree)]
+    assert not bad
+
+
+def test_the_resource_scan_sees_what_it_looks_for() -> None:
+    """The scan fails on the answers the resources once wrote themselves, and passes
+    the dicts that are no answer (it cannot pass by seeing nothing)."""
+    composed = [
+        'def respond(resp, state):\n    resp.media = {"state": token, "game_id": state.game_id}\n',
+        'class Health:\n    BODY = b\'{"status":"ok"}\'\n',
+        'def on_post(req, resp):\n    resp.data = orjson.dumps({"standings": [t._asdict() for t in s.table]})\n',
+        'def on_post(req, resp):\n    resp.data = b\'{"results":[\' + b",".join(out) + b"]}"\n',
+        'def _json(o):\n    return {"action": play_action_json(o.action), "own": o.own}\n',
+        'def on_post(req, resp):\n    resp.media = dict(seat=seat, level=level)\n',
+        'def f():\n    match: dict[str, Any] = {"match": m, "seeds": list(p.seeds)}\n',
+    ]
+    for text in composed:
+        assert answers_composed(ast.parse(text)), text
+    allowed = [
+        'def f():\n    raise invalid_request([{"field": "/items", "reason": reason}])\n',
+        'def f():\n    raise ValidationError({"hands": ["give every seat\'s hands"]})\n',
+        'def f():\n    raise ProblemError(503, headers={"Cache-Control": "no-store"})\n',
+        'PAGES = {"scorer": "scorer.html"}\nclass E:\n    _LIMITS = {"spread": (0, 10)}\n',
+        'def f():\n    """Entries ``{"seat": s, "card": c}``."""\n    return orjson.dumps(match_json(m))\n',
+    ]
+    for text in allowed:
+        assert not answers_composed(ast.parse(text)), text
+    assert len(_trees(RESOURCES)) >= 10 and any(p.name == "games.py" for p, _ in _trees(RESOURCES))
+
+
+def test_the_boundary_knows_no_http() -> None:
+    """The boundary writes JSON shapes of the core's values: nothing of falcon, marshmallow or the HTTP layer."""
+    bad = {(p.name, name) for p, tree in _trees(BOUNDARY) for name in _imported(tree)
+           if name.split(".")[0] in ("falcon", "marshmallow") or name.startswith("service.http")}
+    bad |= {(p.name, f"{'.' * n.level}{n.module}") for p, tree in _trees(BOUNDARY) for n in ast.walk(tree)
+            if isinstance(n, ast.ImportFrom) and n.level > 1}  # nothing from above the package, relatively
+    assert not bad and len(_trees(BOUNDARY)) >= 15
 
 
 # -- locations -----------------------------------------------------------------

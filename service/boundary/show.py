@@ -1,4 +1,5 @@
-"""The show's score document as JSON text: what ``POST /v1/hands/score`` and each batch item answer.
+"""The show's score document as JSON text: what ``POST /v1/hands/score`` and each batch item
+answer (and the batch's own answer, :func:`batch_json`).
 
 The core counts (:func:`service.core.show.score_show`: the cards, the total
 and the pattern of fifteens, pairs and runs, the flush and his nobs); this
@@ -143,3 +144,9 @@ def with_claim(document: bytes, settled: Settled) -> bytes:
     on its claim added as the ``claim`` member."""
     return (document[:-1] + b',"claim":'
             + orjson.dumps(ruling_json(settled.ruling, false_claim=settled.false_claim)) + b"}")
+
+
+def batch_json(items: list[bytes]) -> bytes:
+    """``POST /v1/hands/score-batch``'s answer: each item's document (or its
+    problem, in place) as written, in order, joined once."""
+    return b'{"results":[' + b",".join(items) + b"]}"

@@ -46,11 +46,11 @@ counted hand in.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from .errors import MalformedError
 from .peg import Score
-from .play import next_opponent
+from .play import PegEvent, next_opponent
 
 FALSE_CLAIM_SET_BACK = 15
 """ACC 8.4.b: the points a false claim of game sets the offender back."""
@@ -221,6 +221,34 @@ def settle(players: int, seat: int, scores: Sequence[Score], claim: int, *, mugg
             if false.set_back:
                 out += (Score(seat, "set_back", false.set_back),)
     return Settled(ruling, false, out)
+
+
+def settle_play(players: int, events: Sequence[PegEvent], totals: Sequence[int], *, muggins: bool,
+                calls: Mapping[int, int]) -> tuple[tuple[Settled | None, ...], list[int]]:
+    """The claims of a play settled (:func:`settle`, each with the muggins call
+    made on it, ``calls[i]``; None for an event with no claim), and each seat's
+    ``totals`` (as the events pegged them) become what the table pegs.
+
+    >>> from .play import Go, PegEvent
+    >>> ev = [PegEvent(Go(1, 0), 31, (Score(1, "go", 1),), True, False)]
+    >>> settled, totals = settle_play(2, ev, [0, 1], muggins=True, calls={})
+    >>> str(settled[0].ruling.verdict), totals
+    ('under', [1, 0])
+    """
+    out = list(totals)
+    settled: list[Settled | None] = []
+    for i, e in enumerate(events):
+        claim = e.action.claim
+        if claim is None:
+            settled.append(None)
+            continue
+        st = settle(players, e.action.seat, e.scores, claim, muggins=muggins, show=False, called=calls.get(i))
+        for s in e.scores:
+            out[s.seat] -= s.points
+        for s in st.scores:
+            out[s.seat] += s.points
+        settled.append(st)
+    return tuple(settled), out
 
 
 def heels_pegged(heels: int, claim: int | None, tournament: bool) -> int:

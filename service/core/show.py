@@ -211,6 +211,10 @@ class ShowScore(NamedTuple):
         """Every scoring combination in the spoken order: fifteens, pairs, runs, flush, nobs."""
         return _items(self.hand, self.starter, self.pattern, *self.flush_and_nobs())
 
+    def pegged(self, seat: int) -> tuple[Score, ...]:
+        """The count as ``seat`` pegs it: a score an item (:func:`pegged_items`)."""
+        return pegged_items(seat, self.items)
+
     @property
     def subtotals(self) -> dict[str, int]:
         """Points per kind, every kind present (0 when it scores nothing)."""
@@ -265,6 +269,12 @@ def _items(hand: Sequence[int], starter: int, pattern: ShowPattern, flush: int,
     return tuple(items)
 
 
+def pegged_items(seat: int, items: Sequence[ScoringItem]) -> tuple[Score, ...]:
+    """A counted hand's or crib's items as ``seat`` pegs them: one score an item, in the spoken order
+    (what a claim on the count is settled against, in a game and in hands/score alike)."""
+    return tuple([_new(Score, (seat, kind, points, used)) for kind, used, points in items])
+
+
 def show_items(hand: Sequence[Card], starter: Card, crib: bool = False) -> tuple[ScoringItem, ...]:
     """Every scoring combination of four distinct cards and the starter, in
     the spoken order; nothing is validated."""
@@ -291,9 +301,7 @@ class CountedScores(Sequence[Score]):
 
     def scores(self) -> tuple[Score, ...]:
         if self._scores is None:
-            seat = self.seat
-            self._scores = tuple([_new(Score, (seat, kind, points, used))
-                                  for kind, used, points in show_items(self.hand, self.starter, self.crib)])
+            self._scores = pegged_items(self.seat, show_items(self.hand, self.starter, self.crib))
         return self._scores
 
     @overload

@@ -117,9 +117,24 @@ def _cards_text(cards: tuple[Card, ...]) -> str:
     return "".join([_NAMES[c] for c in cards])
 
 
-@lru_cache(maxsize=16384)
+_PLAY_TEXT = tuple(tuple(f"play {seat} {card}" for card in CARDS) for seat in range(4))
+_SEAT_TEXT = {kind: tuple(f"{_TYPES[kind]} {seat}" for seat in range(4)) for kind in (Go, Count)}
+
+
 def notation(action: GameAction) -> str:
     """The action as one line of a record."""
+    # the lines most of a record is made of (a card, a go, a count, no claim) read from tables
+    if type(action) is PlayCard:
+        if action.claim is None and 0 <= action.seat < 4:
+            return _PLAY_TEXT[action.seat][action.card]
+    elif type(action) is Go or type(action) is Count:
+        if action.claim is None and 0 <= action.seat < 4:
+            return _SEAT_TEXT[type(action)][action.seat]
+    return _composed(action)
+
+
+@lru_cache(maxsize=16384)
+def _composed(action: GameAction) -> str:
     text = f"{_TYPES[type(action)]} {action.seat}"
     if isinstance(action, Deal):
         if action.hands is not None:

@@ -15,7 +15,7 @@ checks the two paths against each other, action by action.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..cards import CARDS, Card
 from ..engine import kernel
@@ -28,11 +28,21 @@ from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTur
 from .position import _COUNTS, _CUTS, _DEALS, _DISCARDS, PHASES, Position
 
 DealState = kernel.DealState
+_new = tuple.__new__  # every field given: a named tuple's keyword-taking __new__ is not needed
 NOBODY = kernel.NOBODY
 _SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
 _NO_SCORES: tuple[Score, ...] = ()
 _SIDES = {n: tuple([side_of(n, s) for s in range(n)]) for n in (2, 3, 4)}
 """The side each seat pegs on, by players."""
+
+
+_PLAIN = tuple(range(52))
+"""A card as the plain int the kernel keeps (a :class:`Card` is an int too, but compiled code takes
+exact ints much faster)."""
+
+
+def _plain(cards: Sequence[int]) -> tuple[int, ...]:
+    return tuple([_PLAIN[c] for c in cards])
 
 
 def _cards(cards: tuple[int, ...]) -> tuple[Card, ...]:
@@ -72,19 +82,20 @@ def deal_state_of(pos: Position) -> DealState:
             NOBODY, 0, (), 0, NOBODY, no_cards, (), (0,) * n)
     else:
         turn = NOBODY if play.turn is None else play.turn
-        count, count_cards, passed = play.count, tuple(play.count_cards), _bits(play.passed)
+        count, count_cards, passed = play.count, _plain(play.count_cards), _bits(play.passed)
         last = NOBODY if play.last_player is None else play.last_player
-        held = no_cards if play.held is None else tuple([tuple(h) for h in play.held])
-        played, play_scores = tuple(play.played), tuple(play.scores)
-    return (PHASES.index(pos.phase), tuple([tuple(h) for h in pos.hands]), tuple([tuple(d) for d in pos.discards]),
-            tuple(pos.crib), NOBODY if pos.starter is None else pos.starter, turn, count, count_cards, passed, last,
-            held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
-            tuple(pos.cards) if pos.cards is not None else ())
+        held = no_cards if play.held is None else tuple([_plain(h) for h in play.held])
+        played, play_scores = _plain(play.played), tuple(play.scores)
+    return (PHASES.index(pos.phase), tuple([_plain(h) for h in pos.hands]), tuple([_plain(d) for d in pos.discards]),
+            _plain(pos.crib), NOBODY if pos.starter is None else _PLAIN[pos.starter], turn, count, count_cards, passed,
+            last, held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
+            _plain(pos.cards) if pos.cards is not None else ())
 
 
-def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> DealState:
+def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: Sequence[int] | None) -> DealState:
     """A deal before the dealer deals: the pegs as the last deal left them, the pack if the service deals."""
-    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), cards or ())
+    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]),
+                             tuple([_PLAIN[c] for c in cards]) if cards else ())
 
 
 def step(options: GameOptions, deal: int, dealer: int, k: DealState,
@@ -103,7 +114,7 @@ def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: Pl
     if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5] or card not in k[10][seat]
             or not kernel.FITS[k[6]][card]):
         return None
-    stepped = kernel.lay_card(k, options.players, _SIDES[options.players], options.target, seat, card)
+    stepped = kernel.lay_card(k, options.players, _SIDES[options.players], options.target, seat, _PLAIN[card])
     if stepped is None:
         return None
     nxt, count, points, same, run, go_to, reset = stepped
@@ -111,7 +122,8 @@ def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: Pl
               if points or run or same > 1 else [])
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))
-    return nxt, [Played(deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset))], action
+    event = _new(Played, (deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset)))
+    return nxt, [event], action
 
 
 def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) -> Stepped:
@@ -123,8 +135,8 @@ def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) 
     if stepped is None:
         return None
     nxt, count, _, _, _, go_to, reset = stepped
-    return nxt, [Went(deal, seat, count, (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES,
-                      bool(reset))], action
+    pegged = (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES
+    return nxt, [_new(Went, (deal, seat, count, pegged, bool(reset)))], action
 
 
 def _go_point(seat: int, nxt: DealState) -> Score:
@@ -146,7 +158,8 @@ def _count(options: GameOptions, deal: int, dealer: int, k: DealState, action: C
     cards = _cards(k[3] if crib else k[1][action.seat])
     scores: CountedScores | tuple[Score, ...] = (
         CountedScores(action.seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
-    return nxt, [HandCounted(deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores)], action
+    event = _new(HandCounted, (deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores))
+    return nxt, [event], action
 
 
 def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action: Discard) -> Stepped:
@@ -155,14 +168,14 @@ def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action:
             or len(cards) != options.discards or len(set(cards)) != len(cards)
             or any(c not in k[1][seat] for c in cards)):
         return None
-    return kernel.lay_away(k, seat, tuple(cards)), [Discarded(deal, seat, cards)], action
+    return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (deal, seat, cards))], action
 
 
 def _deal(options: GameOptions, deal: int, dealer: int, k: DealState, action: Deal) -> Stepped:
     if k[0] != kernel.DEAL_PHASE or not k[16] or action.seat != dealer or action.hands is not None or action.crib:
         return None  # a client's cards, or out of turn
     nxt = kernel.deal_pack(k, options.players, dealer, options.cards_dealt, options.dealt_to_crib)
-    return nxt, [Dealt(deal, dealer)], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
+    return nxt, [_new(Dealt, (deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
 
 
 def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut) -> Stepped:
@@ -173,11 +186,30 @@ def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut
     if kernel.heels(turned) or action.claim is not None:
         return None  # his heels are pegged (and perhaps claimed) on the typed path
     starter = CARDS[turned]
-    return kernel.turn_starter(k, pone, turned), [StarterTurned(deal, pone, starter, ())], Cut(pone, starter, None)
+    event = _new(StarterTurned, (deal, pone, starter, ()))
+    return kernel.turn_starter(k, pone, turned), [event], Cut(pone, starter, None)
 
 
 _STEPS: dict[type, Callable[[GameOptions, int, int, DealState, Any], Stepped]] = {
     PlayCard: _card, Go: _go, Count: _count, Discard: _discard, Deal: _deal, Cut: _cut}
+
+
+class _DiscardsByNumber(dict[int, Discard]):
+    """A seat's discards of one card (by its number) or two (``a * 52 + b``, in the order held): the
+    shared instances :func:`.position.legal_actions` hands out, found by an int, not a tuple of cards."""
+
+    def __init__(self, seat: int, two: bool) -> None:
+        super().__init__()
+        self.seat, self.two = seat, two
+
+    def __missing__(self, key: int) -> Discard:
+        cards = (CARDS[key // 52], CARDS[key % 52]) if self.two else (CARDS[key],)
+        discard = self[key] = _DISCARDS[self.seat][cards]
+        return discard
+
+
+_ONE_CARD = tuple(_DiscardsByNumber(seat, False) for seat in range(4))
+_TWO_CARDS = tuple(_DiscardsByNumber(seat, True) for seat in range(4))
 
 
 def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = None) -> list[GameAction]:
@@ -196,9 +228,11 @@ def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = No
             out.append(_GOS[turn])
         return out
     if phase == kernel.DISCARD_PHASE:
-        discards, hands, kept = k[2], k[1], options.discards
-        return [_DISCARDS[s][combo] for s in range(n) if not discards[s] and (seat is None or s == seat)
-                for combo in combinations(_cards(hands[s]), kept)]
+        discards, hands = k[2], k[1]
+        seats = [s for s in range(n) if not discards[s] and (seat is None or s == seat)]
+        if options.discards == 1:
+            return [_ONE_CARD[s][c] for s in seats for c in hands[s]]
+        return [_TWO_CARDS[s][a * 52 + b] for s in seats for a, b in combinations(hands[s], 2)]
     actions: tuple[GameAction, ...]
     if phase == kernel.DEAL_PHASE:
         actor, actions = dealer, _DEALS

@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+from operator import itemgetter
 
 from ..cards import CARDS, Card
 
 _KEYS = struct.Struct(">52I")
+_CARD_NUMBERS = range(52)
 
 
 
@@ -35,6 +37,12 @@ def pack(deck_seed: str, deal: int) -> tuple[Card, ...]:
     >>> len(set(pack("00" * 16, 1))), pack("00" * 16, 1) == pack("00" * 16, 1)
     (52, True)
     """
+    cards: tuple[Card, ...] = itemgetter(*pack_numbers(deck_seed, deal))(CARDS)
+    return cards
+
+
+def pack_numbers(deck_seed: str, deal: int) -> list[int]:
+    """:func:`pack` as the cards' numbers (plain ints, as the kernel keeps them)."""
     keys = _KEYS.unpack(hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
-    # the cards by key, tied keys in card order: each key with its card below it, sorted as one int
-    return tuple([CARDS[k & 63] for k in sorted([k << 6 | c for c, k in enumerate(keys)])])
+    # the cards by key, tied keys in card order (the sort is stable)
+    return sorted(_CARD_NUMBERS, key=keys.__getitem__)

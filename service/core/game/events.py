@@ -1,4 +1,4 @@
-"""What happened in a game, in the order a table pegs it: one frozen type per kind.
+"""What happened in a game, in the order a table pegs it: one immutable type per kind.
 
 Each event names its kind (:class:`EventKind`, the API's name for it) in
 ``type``; those that peg points carry their ``scores`` (in the order they
@@ -7,9 +7,8 @@ fall) and add them up in ``points``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Sequence, Union
+from typing import ClassVar, NamedTuple, Sequence, Union
 
 from ..cards import Card
 from ..peg import Score
@@ -50,43 +49,60 @@ class _PegsNothing:
         return 0
 
 
-@dataclass(frozen=True, slots=True)
-class CutForDeal(_PegsNothing):
-    """One round of the cut for first deal: a card per seat; ``seat`` is the
-    low card's (who deals), None when the lowest ranks tie (cut again)."""
+# Each event is a named tuple of its fields (a game makes one an action, and a
+# tuple is the cheapest immutable record to make) with its kind and what it
+# derives on a subclass: a named tuple's own body may hold only its fields.
 
-    type: ClassVar[EventKind] = EventKind.CUT_FOR_DEAL
+
+class _CutForDeal(NamedTuple):
     deal: int
     seat: int | None
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt(_PegsNothing):
-    type: ClassVar[EventKind] = EventKind.DEAL
+class CutForDeal(_CutForDeal, _PegsNothing):
+    """One round of the cut for first deal: a card per seat; ``seat`` is the
+    low card's (who deals), None when the lowest ranks tie (cut again)."""
+
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.CUT_FOR_DEAL
+
+
+class _Dealt(NamedTuple):
     deal: int
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Discarded(_PegsNothing):
-    """A seat laid ``cards`` away to the crib (only that seat may see which)."""
+class Dealt(_Dealt, _PegsNothing):
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.DEAL
 
-    type: ClassVar[EventKind] = EventKind.DISCARD
+
+class _Discarded(NamedTuple):
     deal: int
     seat: int
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class StarterTurned:
-    """The pone cut and the starter was turned (a jack: his heels to the dealer)."""
+class Discarded(_Discarded, _PegsNothing):
+    """A seat laid ``cards`` away to the crib (only that seat may see which)."""
 
-    type: ClassVar[EventKind] = EventKind.STARTER
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.DISCARD
+
+
+class _StarterTurned(NamedTuple):
     deal: int
     seat: int
     starter: Card
     scores: tuple[Score, ...] = ()
+
+
+class StarterTurned(_StarterTurned):
+    """The pone cut and the starter was turned (a jack: his heels to the dealer)."""
+
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.STARTER
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -97,17 +113,20 @@ class StarterTurned:
         return points_of(self.scores)
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """A card laid on the count, what it pegged, and whether the count then started again."""
-
-    type: ClassVar[EventKind] = EventKind.PLAY
+class _Played(NamedTuple):
     deal: int
     seat: int
     card: Card
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count
     scores: Sequence[Score] = ()
     reset: bool = False
+
+
+class Played(_Played):
+    """A card laid on the count, what it pegged, and whether the count then started again."""
+
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.PLAY
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -118,27 +137,26 @@ class Played:
         return points_of(self.scores)
 
 
-@dataclass(frozen=True, slots=True)
-class Went:
-    """A seat said go (perhaps pegging the go, or a renege's penalty falling to another)."""
-
-    type: ClassVar[EventKind] = EventKind.GO
+class _Went(NamedTuple):
     deal: int
     seat: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count
     scores: Sequence[Score] = ()
     reset: bool = False
+
+
+class Went(_Went):
+    """A seat said go (perhaps pegging the go, or a renege's penalty falling to another)."""
+
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.GO
 
     @property
     def points(self) -> int:
         return points_of(self.scores)
 
 
-@dataclass(frozen=True, slots=True)
-class HandCounted:
-    """A hand, or the crib, counted in the show: its cards and what was pegged."""
-
-    type: ClassVar[EventKind] = EventKind.COUNT
+class _HandCounted(NamedTuple):
     deal: int
     seat: int
     cards: tuple[Card, ...]
@@ -146,26 +164,39 @@ class HandCounted:
     scores: Sequence[Score] = ()
     """What was pegged, item by item (a game's are made when first read: :class:`~service.core.show.CountedScores`)."""
 
+
+class HandCounted(_HandCounted):
+    """A hand, or the crib, counted in the show: its cards and what was pegged."""
+
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.COUNT
+
     @property
     def points(self) -> int:
         return points_of(self.scores)
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver(_PegsNothing):
+class _GameOver(NamedTuple):
+    deal: int
+
+
+class GameOver(_GameOver, _PegsNothing):
     """A side reached the target: nothing after this is scored."""
 
+    __slots__ = ()
     type: ClassVar[EventKind] = EventKind.GAME_OVER
-    deal: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecorded(_PegsNothing):
-    """A deal is over: its actions in notation, cards included (a trusted platform's only)."""
-
-    type: ClassVar[EventKind] = EventKind.DEAL_RECORD
+class _DealRecorded(NamedTuple):
     deal: int
     record: tuple[str, ...]
+
+
+class DealRecorded(_DealRecorded, _PegsNothing):
+    """A deal is over: its actions in notation, cards included (a trusted platform's only)."""
+
+    __slots__ = ()
+    type: ClassVar[EventKind] = EventKind.DEAL_RECORD
 
 
 GameEvent = Union[CutForDeal, Dealt, Discarded, StarterTurned, Played, Went, HandCounted, GameOver, DealRecorded]

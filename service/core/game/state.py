@@ -24,7 +24,7 @@ from ..engine import kernel
 from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, Outcome, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
-from .deck import new_deck_seed, pack, seed_from_text
+from .deck import new_deck_seed, pack, pack_numbers, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
 from .compact import DealState, deal_state_of, position_of, start, step
 from .compact import legal as legal_of
@@ -107,8 +107,8 @@ def cut_for_deal(options: GameOptions, cuts: Sequence[Card]) -> int | None:
     return lowest[0] if len(lowest) == 1 else None
 
 
-def _pack(deck_seed: str | None, deal: int) -> tuple[Card, ...] | None:
-    return pack(deck_seed, deal) if deck_seed is not None else None
+def _pack(deck_seed: str | None, deal: int) -> list[int] | None:
+    return pack_numbers(deck_seed, deal) if deck_seed is not None else None
 
 
 def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Card] | None = None, *,

@@ -18,10 +18,10 @@ from marshmallow import ValidationError, fields, validate
 from service.advice import bot
 from service.advice.discards import MODELS, analyse_discards
 from service.advice.pegging import advise, knowledge, solve_known
-from service.boundary.actions import action_json, play_action_json
+from service.boundary.advice import discards_json, pegging_advice_json, suggestion_json
 from service.core.errors import IllegalError, MalformedError
 from service.core.options import PLAYERS
-from service.core.play import Go, Play, PlayCard, replay
+from service.core.play import Play, replay
 
 from ..media import read_json_object
 from ..schemas import (
@@ -58,13 +58,6 @@ class DiscardsRequest(DistinctCardsSchema):
             raise ValidationError({"partner_deals": ["a partner deals only with 4 players, when the seat does not"]})
 
 
-def _choice_json(ch: Any) -> dict[str, Any]:
-    return {"discard": [str(c) for c in ch.discard], "keep": [str(c) for c in ch.keep],
-            "hand": {"mean": ch.hand.mean, "min": ch.hand.min, "max": ch.hand.max,
-                     "counts": [{"points": p, "starters": n} for p, n in ch.hand.counts]},
-            "crib": {"mean": ch.crib}, "net": ch.net}
-
-
 class Discards:
     _schema = DiscardsRequest()
 
@@ -72,9 +65,7 @@ class Discards:
         data = load(self._schema, read_json_object(req))
         own = data["dealer"] or data["partner_deals"]
         a = analyse_discards(data["cards"], data["players"], own, data["known"], data["model"])
-        resp.data = orjson.dumps({"model": a.model, "players": a.players, "dealer": data["dealer"],
-                                  "own_crib": own, "unseen": a.unseen,
-                                  "choices": [_choice_json(ch) for ch in a.choices]})
+        resp.data = orjson.dumps(discards_json(a, data["dealer"]))
         resp.content_type = falcon.MEDIA_JSON
 
 
@@ -99,11 +90,6 @@ class AdviseRequest(DistinctCardsSchema):
             raise ValidationError({"hands": ["give every seat's hands exactly when solve is true"]})
         if data["solve"] and "samples" in data:
             raise ValidationError({"samples": ["a solve with every hand known takes no samples"]})
-
-
-def _option_json(o: Any) -> dict[str, Any]:
-    return {"action": play_action_json(o.action), "own": o.own, "others": o.others, "net": o.net,
-            "sides": list(o.points)}
 
 
 class PeggingAdvise:
@@ -132,9 +118,7 @@ class PeggingAdvise:
             result = solve_known(play)
         else:
             result = advise(k, data.get("samples"), data["seed"])
-        resp.data = orjson.dumps({
-            "seat": seat, "count": k.play.count, "exact": result.exact, "samples": result.samples,
-            "positions": result.nodes, "options": [_option_json(o) for o in result.options]})
+        resp.data = orjson.dumps(pegging_advice_json(seat, k.play.count, result))
         resp.content_type = falcon.MEDIA_JSON
 
 
@@ -143,16 +127,6 @@ class SuggestRequest(StrictSchema):
     seat = StrictInteger(validate=validate.Range(0, 3))
     seat_token = SEAT_TOKEN
     level = fields.String(load_default="strong", validate=validate.OneOf(bot.LEVELS))
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    if isinstance(value, (PlayCard, Go)):
-        return action_json(value)
-    return value
 
 
 class GameSuggest(_GameResource):
@@ -175,12 +149,11 @@ class GameSuggest(_GameResource):
         else:
             if "seat_token" not in data:
                 raise forbidden("a suggestion in a sealed game needs the seat's seat_token")
-            seat = self.seat(state, {"seat_token": data["seat_token"]}, "seat")
+            seat = self.token_seat(state, data["seat_token"])
             if "seat" in data and data["seat"] != seat:
                 raise forbidden(f"this seat token is seat {seat}'s; it cannot ask for seat {data['seat']}", "/seat")
         s = bot.suggest(bot.seat_view(state, seat), data["level"])
-        action = action_json(s.action, state)
-        resp.data = orjson.dumps({"seat": seat, "action": action, "level": s.level, "reason": _json_safe(s.reason)})
+        resp.data = orjson.dumps(suggestion_json(seat, s, state))
         resp.content_type = falcon.MEDIA_JSON
 
 

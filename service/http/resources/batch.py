@@ -23,12 +23,12 @@ from typing import Any
 import falcon
 import orjson
 
-from service.boundary.show import plain_show_json
+from service.boundary.show import batch_json, plain_show_json
 from service.core.cards import SPELLINGS
 from service.core.errors import CribbageError
 
 from ..media import read_json_object
-from ..problems import ProblemError, from_core_error, invalid_request, problem_body
+from ..problems import ProblemError, from_core_error, invalid_request, json_pointer, problem_body
 from .hands import HandScore, answer
 
 MAX_ITEMS = 1000
@@ -73,7 +73,7 @@ class HandScoreBatch:
                 except (KeyError, TypeError, ValueError):  # a field missing, not four cards, a value no spelling
                     pass
             append(self._item(req, i, item))
-        resp.data = b'{"results":[' + b",".join(out) + b"]}"
+        resp.data = batch_json(out)
         resp.content_type = falcon.MEDIA_JSON
 
     def _item(self, req: falcon.Request, index: int, item: Any) -> bytes:
@@ -88,7 +88,7 @@ class HandScoreBatch:
             problem = from_core_error(exc)
         doc = problem_body(req, problem)
         doc.pop("request_id", None)
-        prefix = f"/items/{index}"
+        prefix = json_pointer("items", index)
         for e in doc["errors"]:
             e["field"] = prefix + e["field"]
         doc["detail"] = "; ".join(f"{e['field']}: {e['reason']}" for e in doc["errors"]) or doc["detail"]

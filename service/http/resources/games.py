@@ -19,16 +19,15 @@ import orjson
 from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
-from service.boundary.actions import action_json, game_action_from
-from service.boundary.events import event_json
+from service.boundary.actions import game_action_from
+from service.boundary.games import game_json, legal_json, replay_json
 from service.boundary.options import options_from_json
 from service.boundary.records import replay_from_json
 from service.boundary.state import state_from_json, state_to_json
-from service.boundary.views import outcome_json, shown_options_json, view_json
 from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError, Step, located
-from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, result
-from service.core.game.observe import EVERYONE, Viewer, events_seen, legal_in_error, legal_told
+from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation
+from service.core.game.observe import EVERYONE, Viewer, legal_in_error
 from service.core.options import SECRET_SEED_LENGTH
 from service.seal import Sealer, SeatTokenError
 
@@ -235,10 +234,13 @@ class _GameResource:
         if data.get(plain_key) is not None:
             raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}", f"/{plain_key}")
         token = data.get("seat_token")
-        if token is None:
-            return None  # a spectator
+        return None if token is None else self.token_seat(state, token)  # None: a spectator
+
+    def token_seat(self, state: GameState, token: str) -> int:
+        """The seat a sealed game's seat token proves (403 for a token not of this game)."""
+        assert self.sealer is not None  # only a sealed game has seat tokens
         try:
-            return self.sealer.seat_of(state.game_id, token, n)
+            return self.sealer.seat_of(state.game_id, token, state.options.players)
         except SeatTokenError as exc:
             raise forbidden(f"the seat token is not one of this game's: {exc}") from None
 
@@ -251,18 +253,8 @@ class _GameResource:
     # -- answering -----------------------------------------------------------
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
-                seat: Viewer, seat_tokens: list[str] | None = None, **extra: Any) -> None:
-        token = self.reader.wire(state)
-        told = self.asking(seat)
-        resp.media = {
-            "state": token, "game_id": state.game_id, "seq": state.seq, "deal": state.deal,
-            "phase": state.phase, "to_act": state.to_act(),
-            "view": {**view_json(state, seat), "options": shown_options_json(state)},
-            "events": [event_json(e, state.options) for e in events_seen(events, told)],
-            "legal_actions": [action_json(a, state) for a in legal_told(state, told)],
-            "seat_tokens": seat_tokens,
-            **extra,
-        }
+                seat: Viewer, seat_tokens: list[str] | None = None) -> None:
+        resp.media = game_json(state, self.reader.wire(state), events, seat, self.asking(seat), seat_tokens)
 
 
 class GameStart(_GameResource):
@@ -319,7 +311,7 @@ class GameAdvance(_GameResource):
         try:
             state, events = apply_action(state, action)
         except IllegalError as exc:
-            legal = [action_json(a, state) for a in legal_in_error(exc, self.asking(seat))]
+            legal = legal_json(state, legal_in_error(exc, self.asking(seat)))
             raise from_core_error(exc.within("action"), legal) from None
         except CribbageError as exc:
             raise exc.within("action")
@@ -355,9 +347,4 @@ class GameReplay:
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))["record"]
         state, after = replayed(data, "record")
-        resp.media = {
-            "game_id": data["game_id"], "seq": state.seq, "deals": state.deal - (not state.actions),
-            "scores_after_deal": [list(s) for s in after],
-            "history": state.history, "phase": state.phase, "result": outcome_json(result(state)),
-            "final": view_json(state, EVERYONE),
-        }
+        resp.media = replay_json(state, after)

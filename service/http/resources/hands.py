@@ -31,7 +31,6 @@ from service.boundary.show import plain_show_json, show_json_bytes, with_claim
 from service.core.cards import Card
 from service.core.claims import check_muggins_call, settle
 from service.core.options import side_of
-from service.core.peg import Score
 from service.core.show import score_show
 
 from ..media import read_json_object
@@ -53,7 +52,7 @@ def judged_body(body: bytes, data: dict[str, Any]) -> bytes:
     """The show's document ``body`` with the ruling on the claim in ``data`` added."""
     seat = data["seat"]
     show = score_show(data["cards"], data["starter"], data["crib"])
-    scores = [Score(seat, kind, points, cards) for kind, cards, points in show.items]
+    scores = show.pegged(seat)
     players = data["players"]
     before = data["scores"][side_of(players, seat)] if data.get("scores") is not None else None
     settled = settle(players, seat, scores, data["claim"], muggins=data["muggins"], show=True,

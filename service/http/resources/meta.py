@@ -13,7 +13,7 @@ from pathlib import Path
 import falcon
 import orjson
 
-from service.core import engine
+from service.boundary.meta import HEALTHY, ready_json, version_json
 
 from .. import metrics
 from ..problems import ProblemError
@@ -36,7 +36,7 @@ def openapi_path() -> Traversable:
 class Health:
     """``GET /healthz``: the process is up and answering."""
 
-    BODY = b'{"status":"ok"}'
+    BODY = HEALTHY
 
     def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
         resp.data = self.BODY
@@ -68,8 +68,7 @@ class Ready:
             raise ProblemError(503, "not-ready", "Not ready",
                                "the warm-up request was not answered 200; see the service's log",
                                headers={"Cache-Control": "no-store"})
-        resp.data = orjson.dumps({"status": "ready", "checks": {
-            "openapi": "loaded", "state": self.state, "warm": True, "draining": False, "kernel": engine.KERNEL}})
+        resp.data = orjson.dumps(ready_json(self.state))
         resp.content_type = falcon.MEDIA_JSON
         resp.cache_control = ["no-store"]
 
@@ -117,13 +116,8 @@ class Version:
         if not _SEMVER.fullmatch(api):
             raise RuntimeError(f"info.version {api!r} of the OpenAPI document is not a semantic version")
         spec = re.search(rb"(?m)^openapi:[ \t]*[\"']?([0-9.]+)", document)
-        self.data = orjson.dumps({
-            "service": __version__,
-            "api": api,
-            "openapi": spec.group(1).decode() if spec else None,
-            "revision": git_revision(),
-            "kernel": engine.KERNEL,
-        })
+        self.data = orjson.dumps(version_json(__version__, api, spec.group(1).decode() if spec else None,
+                                              git_revision()))
 
     def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
         resp.data = self.data

@@ -16,8 +16,8 @@ import orjson
 from marshmallow import fields, validate
 
 from service.advice import odds
-from service.advice.odds_deal import TIME_BUDGET, DealEstimate, estimate_now
-from service.advice.selfplay import POLICY
+from service.advice.odds_deal import DealEstimate, estimate_now
+from service.boundary.odds import odds_json
 from service.core.errors import MalformedError
 from service.core.game.observe import Viewer
 from service.core.options import PLAYERS, TARGETS, sides_of
@@ -45,14 +45,6 @@ class OddsRequest(StrictSchema):
     seat_token = SEAT_TOKEN
     samples = StrictInteger(validate=validate.Range(1, MAX_SAMPLES))
     seed = StrictInteger(validate=validate.Range(0, MAX_SEED))
-
-
-def _answer(players: int, target: int, five: bool, dealer: int, scores: list[int], e: DealEstimate,
-            games: int, seat: int | None, at: str) -> dict[str, Any]:
-    return {"players": players, "target": target, "five_and_two": five, "dealer": dealer, "scores": scores,
-            "at": at, "seat": seat, "chances": list(e.chances), "standard_errors": list(e.standard_errors),
-            "method": e.method, "samples": e.samples, "games": games, "policy": POLICY,
-            "budget_seconds": TIME_BUDGET if at == "now" else None}
 
 
 class Odds(_GameResource):
@@ -96,7 +88,7 @@ class Odds(_GameResource):
             chances = odds.board_odds(players, target, scores, dealer, five)
             e = DealEstimate(chances, (0.0,) * len(scores), 0, "over" if won else "table", 0.0)
             games = 0
-        return _answer(players, target, five, dealer, scores, e, games, None, "deal_start")
+        return odds_json(players, target, five, dealer, scores, e, games, None, "deal_start")
 
     def _within_deal(self, data: dict[str, Any]) -> dict[str, Any]:
         state = self.read_state(data["state"])
@@ -115,8 +107,8 @@ class Odds(_GameResource):
         games = odds.SIMULATED_GAMES if e.method == "simulation" else 0
         at = "now" if e.method == "sampled" else "deal_start"
         seat = viewer if isinstance(viewer, int) else None
-        return _answer(o.players, o.target, o.five_and_two, state.dealer, list(state.position.scores), e, games,
-                       seat, at)
+        return odds_json(o.players, o.target, o.five_and_two, state.dealer, list(state.position.scores), e, games,
+                         seat, at)
 
 
 __all__ = ["Odds"]

@@ -24,12 +24,11 @@ import falcon
 import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
-from service.boundary.actions import play_action_json
-from service.boundary.scores import peg_event_json
+from service.boundary.pegging import go_ruling_json, pegging_score_json
 from service.core.cards import CARDS, SPELLINGS, Card
-from service.core.claims import MAX_CLAIM, check_muggins_call, settle
+from service.core.claims import MAX_CLAIM, check_muggins_call, settle_play
 from service.core.errors import located
-from service.core.options import PLAYERS, side_totals
+from service.core.options import PLAYERS
 from service.core.go import count_of, rule_on_go
 from service.core.play import Go, Play, PlayCard, replay
 
@@ -170,25 +169,6 @@ class GoRequest(DistinctCardsSchema):
             raise ValidationError("give either count or count_cards")
 
 
-def judged_events(players: int, events: list[Any], muggins: bool, totals: list[int],
-                  calls: dict[int, int]) -> list[dict[str, Any]]:
-    """The events as JSON, each claim judged (with the muggins call made on it,
-    ``calls[i]``); ``totals`` (per seat) become what was pegged."""
-    out = []
-    for i, e in enumerate(events):
-        claim = e.action.claim
-        if claim is None:
-            out.append(peg_event_json(i, e))
-            continue
-        settled = settle(players, e.action.seat, e.scores, claim, muggins=muggins, show=False, called=calls.get(i))
-        for s in e.scores:
-            totals[s.seat] -= s.points
-        for s in settled.scores:
-            totals[s.seat] += s.points
-        out.append(peg_event_json(i, e, settled.scores, settled.ruling))
-    return out
-
-
 class PeggingScore:
     _schema = PeggingScoreRequest()
 
@@ -201,29 +181,11 @@ class PeggingScore:
         players, pone = data["players"], data["pone"]
         # The core checks the table: the pone and every entry's seat at it, a hand per seat.
         play = Play.start(players, pone, data.get("hands"), tournament=data["tournament"])
-        play, events = replay(play, data["plays"])
+        play, events = replay(play, plays)
         if data["complete"]:
             play.check_complete()
-        totals = list(play.scores)
-        if any(a.claim is not None for a in data["plays"]):
-            scored = judged_events(players, events, data["muggins"], totals, data["plays"].calls)
-        else:
-            scored = [peg_event_json(i, e) for i, e in enumerate(events)]
-        team = side_totals(players, totals) if players == 4 else None
-        resp.data = orjson.dumps({
-            "players": players,
-            "pone": pone,
-            "events": scored,
-            "totals": totals,
-            "partnerships": team,
-            "hand_over": play.hand_over,
-            "next": {
-                "seat": play.turn,
-                "count": play.count,
-                "count_cards": [str(c) for c in play.count_cards],
-                "legal": [play_action_json(a) for a in play.legal_actions()],
-            },
-        })
+        settled, totals = settle_play(players, events, play.scores, muggins=data["muggins"], calls=plays.calls)
+        resp.data = orjson.dumps(pegging_score_json(pone, play, events, settled, totals))
         resp.content_type = falcon.MEDIA_JSON
 
 
@@ -234,12 +196,5 @@ class PeggingGo:
         data = load(self._schema, read_json_object(req))
         count = count_of(data["count_cards"]) if "count_cards" in data else data["count"]
         ruling = rule_on_go(count, data["hand"], tournament=data["tournament"])
-        resp.data = orjson.dumps({
-            "legal": ruling.legal,
-            "count": ruling.count,
-            "playable": [str(c) for c in ruling.playable],
-            # the core says what a renege costs (nothing at the lead: a go there is refused)
-            "penalty": ({"points": ruling.penalty, "to": "opponent", "rule": "ACC 7.3 renege"}
-                        if ruling.penalty else None),
-        })
+        resp.data = orjson.dumps(go_ruling_json(ruling))
         resp.content_type = falcon.MEDIA_JSON

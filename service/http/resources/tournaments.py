@@ -14,6 +14,7 @@ import falcon
 import orjson
 from marshmallow import ValidationError, fields, validate
 
+from service.boundary.tournament import bracket_json, match_json, standings_json
 from service.core.errors import MalformedError
 from service.core.options import TARGETS
 from service.tournament.bracket import MAX_ENTRANTS, bracket
@@ -83,25 +84,7 @@ class MatchScore:
         games = [_final_scores(i, g) for i, g in enumerate(data.pop("games"))]
         rules = MatchRules(**data)  # the core checks the combinations
         m = score_match(games, rules)
-        resp.data = orjson.dumps({
-            "games": [{
-                "index": i,
-                "scores": list(g.scores),
-                "winner": g.winner,
-                "result": g.result,
-                "losers": [{"side": side, "score": g.scores[side], "result": r} for side, r in g.loser_results],
-                "game_points": list(g.game_points),
-                "spread": list(g.spread),
-                "first_dealer": g.first_dealer,
-            } for i, g in enumerate(m.games)],
-            "totals": list(m.totals),
-            "games_won": list(m.games_won),
-            "spread": list(m.spread),
-            "best_of": rules.best_of,
-            "winner": m.winner,
-            "decided_after": m.decided_after,
-            "next_first_dealer": m.next_first_dealer,
-        })
+        resp.data = orjson.dumps(match_json(m, rules.best_of))
         resp.content_type = falcon.MEDIA_JSON
 
 
@@ -160,10 +143,7 @@ class Standings:
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         results = load(self._schema, read_json_object(req))["results"]
         s = standings(results)
-        resp.data = orjson.dumps({
-            "standings": [t._asdict() for t in s.table],
-            "disagreements": [d._asdict() for d in s.disagreements],
-        })
+        resp.data = orjson.dumps(standings_json(s))
         resp.content_type = falcon.MEDIA_JSON
 
 
@@ -196,26 +176,7 @@ class Bracket:
         data = load(self._schema, read_json_object(req))
         if len(data) != 1:
             raise MalformedError("give the number of entrants or their names, one of them")
-        names = data.get("names") or [None] * data["entrants"]
-        b = bracket(len(names))
-        named = names[0] is not None
-
-        def who(seed: int) -> str | None:
-            return names[seed - 1] if named and seed <= b.qualifiers else None
-
-        rounds = []
-        for r, pairings in enumerate(b.rounds):
-            matches = []
-            for m, p in enumerate(pairings):
-                match: dict[str, Any] = {"match": m, "seeds": list(p.seeds), "bye": p.bye}
-                if r == 0:
-                    match["players"] = [who(s) for s in p.seeds] if named else None
-                else:
-                    assert p.feeds is not None  # every later round's pairing has its feeds
-                    match["feeds"] = list(p.feeds)
-                matches.append(match)
-            rounds.append({"round": r + 1, "matches": matches})
-        resp.data = orjson.dumps({"entrants": b.entrants, "qualifiers": b.qualifiers, "size": b.size,
-                                  "byes": b.byes, "rounds": rounds})
+        names = data.get("names")
+        resp.data = orjson.dumps(bracket_json(bracket(len(names) if names else data["entrants"]), names))
         resp.content_type = falcon.MEDIA_JSON
 
