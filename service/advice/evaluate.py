@@ -16,7 +16,10 @@ are measured on the same cards):
 * the play is solved double dummy: for points by the kernel's search
   (:class:`~service.core.kernel.Search`), and, when a side could reach the
   target in this deal, for the game by :class:`~service.core.kernel.WinSearch`, where the
-  first side to reach the target wins at once;
+  first side to reach the target wins at once (for a bot that meets the
+  strong level, ``points_reply``: against the replies of the points search,
+  :class:`.reply.PointsReply`; and, ``infer_throws``, with the other seat's
+  cards in the play drawn from what that level keeps and throws);
 * the show is counted in its order (the pone's hand first, the dealer's,
   the crib), and the first side to reach the target wins;
 * a deal that ends the game nowhere is valued by the board: the chance of
