@@ -20,13 +20,13 @@ pairs are independent; the two games of a pair are not).
 
 and the CPU cost of a board decision (mean, p99) where it plays for the game.
 
-Run time, measured on 2 shared cores: about 1.2 s a late pair (2.2 s with the
+Run time, measured on 2 shared cores: about 2 s a late pair (as with the
 settings before) and 10-35 s a whole-game pair (the board level plays for the
 game from 61 on), so the defaults (BENCH_BOARD_LATE_PAIRS=600,
 BENCH_BOARD_PAIRED_PAIRS as many, BENCH_BOARD_PAIRS=40, BENCH_BOARD_GREEDY_PAIRS=30)
-take 50-60 minutes.  Fewer will not do: 85-90 % of the late pairs split (the
-cards decide both games alike), so an edge of 1.5 % needs some 600 late pairs
-for its 95 % interval to clear 50 % (measured: 51.6 % [50.3, 52.9] over the
+take 50-70 minutes.  Fewer will not do: 85-90 % of the late pairs split (the
+cards decide both games alike), so an edge of 2 % needs some 600 late pairs
+for its 95 % interval to clear 50 % (measured: 52.3 % [50.9, 53.6] over the
 600, where the settings before made 50.4 % [49.1, 51.8]).
 """
 

@@ -58,11 +58,11 @@ in a deal almost never); farther, as the strong level (the same choices, far che
 class BoardPlay:
     """How the board level values its choices where it plays for the game (:func:`.evaluate.view_values`)."""
 
-    samples: int = 24
-    """Worlds a discard is valued over (:data:`.evaluate.SAMPLES`) ..."""
-    refine: int = 72
+    samples: int = 46
+    """Worlds a discard is valued over (each unseen starter once) ..."""
+    refine: int = 138
     """... and its best four discards over this many more (the close calls decide games near the end)."""
-    play_samples: int = 48
+    play_samples: int = 96
     """Worlds a play is valued over, when the other seat's holdings are too many to take each (or its
     throw is inferred)."""
     infer_throws: bool = True
@@ -78,9 +78,10 @@ class BoardPlay:
 
 BOARD = BoardPlay()
 """The board level's settings (a test makes them cheaper, a benchmark compares two)."""
-BOARD_BEFORE = BoardPlay(infer_throws=False, points_reply=False, exact_points=True)
-"""The settings it shipped with before (the other seat's cards in the play drawn uniformly, the points
-searched in every world), for a paired comparison on the same packs (bench/board.py)."""
+BOARD_BEFORE = BoardPlay(samples=24, refine=72, play_samples=48, infer_throws=False, points_reply=False,
+                         exact_points=True)
+"""The settings it shipped with before (fewer worlds, the other seat's cards in the play drawn uniformly and
+its replies a minimax for the game, the points searched in every world), for a paired comparison on the same packs (bench/board.py)."""
 
 
 @dataclass(frozen=True, slots=True)
