@@ -94,3 +94,44 @@ def test_illegal_actions_take_the_typed_path() -> None:
         with pytest.raises(ValueError) as by_position:
             apply(state.position, action)
         assert str(by_state.value) == str(by_position.value)
+
+
+def _any_action(options: GameOptions, rng: random.Random) -> object:
+    """Any action of any seat, legal or not: what a client may send."""
+    from service.core.cards import CARDS
+    from service.core.game import Deal, Discard
+
+    seat = rng.randrange(options.players)
+    kind = rng.randrange(6)
+    if kind == 0:
+        return PlayCard(seat, rng.choice(CARDS))
+    if kind == 1:
+        return Go(seat)
+    if kind == 2:
+        return Count(seat)
+    if kind == 3:
+        return Discard(seat, tuple(rng.sample(CARDS, rng.choice((1, 2)))))
+    return Deal(seat) if kind == 4 else Cut(seat)
+
+
+@pytest.mark.parametrize("options", MIXES[:4], ids=lambda o: f"{o.players}p-52{int(o.five_and_two)}")
+def test_the_fast_path_takes_only_what_the_typed_path_allows(options: GameOptions) -> None:
+    """Any action at all, at every point of random games: whatever the fast path takes, the typed path
+    finds legal and applies the same way (the fast path's conditions are never looser than the rules)."""
+    rng = random.Random(f"any-{KERNEL}-{options}")
+    taken = 0
+    for game in range(4):
+        state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
+        while state.phase is not Phase.OVER:
+            pos = state.position
+            for _ in range(30):
+                action = _any_action(options, rng)
+                fast = step(options, state.deal, state.dealer, state.deal_state, action)  # type: ignore[arg-type]
+                if fast is None:
+                    continue
+                taken += 1
+                typed_pos, typed_events, typed_done = apply(pos, action)  # type: ignore[arg-type]
+                assert (fast[1], fast[2]) == (typed_events, typed_done), action
+                assert fast[0] == deal_state_of(typed_pos), action
+            state, _ = apply_action(state, rng.choice(legal_actions(state.position)))
+    assert taken > 100

@@ -795,30 +795,19 @@ def lay_card(k: DealState, players: int, sides: tuple[int, ...], target: int, se
     count: int = k[6] + VALUE[card]
     same, run, _ = lay(rank_sequence(before), RANK[card])
     points = count_points(count)
-    held: list[tuple[int, ...]] = list(k[10])
-    held[seat] = tuple([c for c in held[seat] if c != card])
-    holding = _holding(tuple(held))
-    turn, reset, go_to = after(players, seat, count, holding, k[8], seat)
+    hands: list[tuple[int, ...]] = list(k[10])
+    hands[seat] = tuple([c for c in hands[seat] if c != card])
+    held = tuple(hands)
+    turn, reset, go_to = after(players, seat, count, _holding(held), k[8], seat)
     total = points + PAIR_POINTS[same] + run + (GO_POINTS if go_to >= 0 else 0)
     pegs: tuple[int, ...] = k[14]
     scores: tuple[int, ...] = k[12]
     if total:
-        side = sides[seat]
-        if pegs[2 * side] + total >= target:
+        moved = _moved(pegs, sides[seat], total, target)
+        if moved is None:
             return None
-        pegs = _pegged(pegs, side, total)
-        totals = list(scores)
-        totals[seat] += total
-        scores = tuple(totals)
-    phase = PLAY_PHASE
-    if reset:
-        if turn < 0:
-            phase = SHOW_PHASE
-        nxt: DealState = (phase, k[1], k[2], k[3], k[4], turn, 0, (), 0, NOBODY, tuple(held), k[11] + (card,),
-                          scores, 0, pegs, NOBODY, k[16])
-    else:
-        nxt = (phase, k[1], k[2], k[3], k[4], turn, count, before + (card,), k[8], seat, tuple(held),
-               k[11] + (card,), scores, 0, pegs, NOBODY, k[16])
+        pegs, scores = moved, _added(scores, seat, total)
+    nxt = _play_on(k, turn, reset, count, before + (card,), k[8], seat, held, k[11] + (card,), scores, pegs)
     return nxt, count, points, same, run, go_to, reset
 
 
@@ -831,20 +820,38 @@ def say_go(k: DealState, players: int, sides: tuple[int, ...], target: int, seat
     pegs: tuple[int, ...] = k[14]
     scores: tuple[int, ...] = k[12]
     if go_to >= 0:
-        side = sides[go_to]
-        if pegs[2 * side] + GO_POINTS >= target:
+        moved = _moved(pegs, sides[go_to], GO_POINTS, target)
+        if moved is None:
             return None
-        pegs = _pegged(pegs, side, GO_POINTS)
-        totals = list(scores)
-        totals[go_to] += GO_POINTS
-        scores = tuple(totals)
+        pegs, scores = moved, _added(scores, go_to, GO_POINTS)
+    return _play_on(k, turn, reset, count, k[7], passed, last, k[10], k[11], scores, pegs), count, 0, 1, 0, go_to, reset
+
+
+def _play_on(k: DealState, turn: int, reset: int, count: int, count_cards: tuple[int, ...], passed: int, last: int,
+             held: tuple[tuple[int, ...], ...], played: tuple[int, ...], scores: tuple[int, ...],
+             pegs: tuple[int, ...]) -> DealState:
+    """The deal state after a card or a go: the count goes on, or (``reset``) starts again from 0, or the
+    play is over and the show begins (nobody is to play)."""
     if reset:
-        nxt: DealState = (SHOW_PHASE if turn < 0 else PLAY_PHASE, k[1], k[2], k[3], k[4], turn, 0, (), 0, NOBODY,
-                          k[10], k[11], scores, 0, pegs, NOBODY, k[16])
-    else:
-        nxt = (PLAY_PHASE, k[1], k[2], k[3], k[4], turn, count, k[7], passed, last, k[10], k[11], scores, 0, pegs,
-               NOBODY, k[16])
-    return nxt, count, 0, 1, 0, go_to, reset
+        return (SHOW_PHASE if turn < 0 else PLAY_PHASE, k[1], k[2], k[3], k[4], turn, 0, (), 0, NOBODY, held, played,
+                scores, 0, pegs, NOBODY, k[16])
+    return (PLAY_PHASE, k[1], k[2], k[3], k[4], turn, count, count_cards, passed, last, held, played, scores, 0, pegs,
+            NOBODY, k[16])
+
+
+def _moved(pegs: tuple[int, ...], side: int, points: int, target: int) -> tuple[int, ...] | None:
+    """``pegs`` with ``side`` pegging ``points``; None when they reach the target (the game is won on
+    the typed path, which pegs item by item and stops there)."""
+    if pegs[2 * side] + points >= target:
+        return None
+    return _pegged(pegs, side, points)
+
+
+def _added(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
+    """Each seat's points in the play, ``seat`` having pegged ``points`` more."""
+    totals = list(scores)
+    totals[seat] += points
+    return tuple(totals)
 
 
 def count_hand(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int) -> tuple[DealState, int] | None:
@@ -856,10 +863,10 @@ def count_hand(k: DealState, players: int, sides: tuple[int, ...], target: int, 
     total = show_total(cards[0], cards[1], cards[2], cards[3], k[4], crib)
     pegs: tuple[int, ...] = k[14]
     if total:
-        side = sides[seat]
-        if pegs[2 * side] + total >= target:
+        moved = _moved(pegs, sides[seat], total, target)
+        if moved is None:
             return None
-        pegs = _pegged(pegs, side, total)
+        pegs = moved
     return (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12], shown + 1, pegs,
             k[15], k[16]), total
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 from typing import Union
 
 from ..cards import CANONICAL, CARDS, Card
@@ -133,7 +132,6 @@ def notation(action: GameAction) -> str:
     return _composed(action)
 
 
-@lru_cache(maxsize=16384)
 def _composed(action: GameAction) -> str:
     text = f"{_TYPES[type(action)]} {action.seat}"
     if isinstance(action, Deal):

@@ -94,8 +94,7 @@ def deal_state_of(pos: Position) -> DealState:
 
 def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: Sequence[int] | None) -> DealState:
     """A deal before the dealer deals: the pegs as the last deal left them, the pack if the service deals."""
-    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]),
-                             tuple([_PLAIN[c] for c in cards]) if cards else ())
+    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), _plain(cards) if cards else ())
 
 
 def step(options: GameOptions, deal: int, dealer: int, k: DealState,

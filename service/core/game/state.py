@@ -16,7 +16,6 @@ import hashlib
 import secrets
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from functools import cached_property
 from typing import Iterator, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
@@ -62,10 +61,15 @@ class _Fields(NamedTuple):
 class GameState(_Fields):
     """A game: where the current deal began, the actions since, and where they left it."""
 
-    @cached_property
+    @property
     def position(self) -> Position:
-        """The deal as a typed position, built when first read."""
-        return position_of(self.options, self.deal, self.dealer, self.first_dealer, self.deal_state)
+        """The deal as a typed position, built when first read and kept.  (Not a cached_property: in
+        Python 3.11 that takes one lock shared by every state of every thread while it builds.)"""
+        kept: Position | None = self.__dict__.get("_position")
+        if kept is None:
+            kept = self.__dict__["_position"] = position_of(self.options, self.deal, self.dealer,
+                                                            self.first_dealer, self.deal_state)
+        return kept
 
     @property
     def seq(self) -> int:
@@ -184,7 +188,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     nxt: GameState = _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, state.deal,
                                       state.dealer, state.pegs, state.deal_seq, state.history, actions, k))
     if pos is not None:
-        nxt.__dict__["position"] = pos  # already built: the cache cached_property would fill
+        nxt.__dict__["_position"] = pos  # already built: kept as reading it would keep it
     return nxt, events
 
 
