@@ -47,6 +47,8 @@ def test_the_batch_itself_must_be_well_formed(client):
     assert fields(problem(post(client, BATCH, {"items": []}), 422)) == ["/items"]
     assert fields(problem(post(client, BATCH, {"items": {}}), 422)) == ["/items"]
     assert fields(problem(post(client, BATCH, {"items": [], "x": 1}), 422)) == ["/x"]
+    # an unknown key is named by a JSON pointer (RFC 6901: "/" in a key is "~1", "~" is "~0"), as everywhere
+    assert fields(problem(post(client, BATCH, {"items": [], "a/b~c": 1}), 422)) == ["/a~1b~0c"]
     too_many = [{"cards": ["5H", "5C", "5S", "JD"], "starter": "5D"}] * 1001
     assert fields(problem(post(client, BATCH, {"items": too_many}), 422)) == ["/items"]
 

@@ -83,8 +83,10 @@ class AnyCard:
 Action = Union[PlayCard, Go]
 
 # Actions are immutable, so legal_actions hands out shared instances.
-_PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
-_GOS = tuple(Go(seat) for seat in range(4))
+PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
+"""``PLAYS[seat][card]``: the one instance of each card's play without a claim (what legal lists list)."""
+GOS = tuple(Go(seat) for seat in range(4))
+"""``GOS[seat]``: each seat's go without a claim."""
 _NOBODY: frozenset[int] = frozenset()
 _NOTHING = (0, 1, 0)
 """The kernel's :func:`~service.core.kernel.pegs` for a card that pegs nothing: no 15 or 31, no pair, no run."""
@@ -238,11 +240,11 @@ class Play(NamedTuple):
             actions: list[Action | AnyCard] = [AnyCard(seat, min(kernel.room(count), 10))]
             able = kernel.playable_unseen(count, self.left[seat])
         else:
-            plays, fit = _PLAYS[seat], kernel.FITS[count]
+            plays, fit = PLAYS[seat], kernel.FITS[count]
             actions = [plays[c] for c in self.held[seat] if fit[c]]
             able = len(actions)
         if kernel.may_go(count, able, self.tournament):
-            actions.append(_GOS[seat])
+            actions.append(GOS[seat])
         return actions
 
     # -- checks ------------------------------------------------------------

@@ -21,11 +21,11 @@ from ..cards import CARDS, Card
 from ..engine import kernel
 from ..options import GameOptions, side_of
 from ..peg import Score, peg_scores
-from ..play import _GOS, _PLAYS, Go, Play, PlayCard
+from ..play import GOS, PLAYS, Go, Play, PlayCard
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
 from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
-from .position import _COUNTS, _CUTS, _DEALS, _DISCARDS, PHASES, Position
+from .position import COUNTS, CUTS, DEALS, DISCARDS, PHASES, Position
 
 DealState = kernel.DealState
 _new = tuple.__new__  # every field given: a named tuple's keyword-taking __new__ is not needed
@@ -203,7 +203,7 @@ class _DiscardsByNumber(dict[int, Discard]):
 
     def __missing__(self, key: int) -> Discard:
         cards = (CARDS[key // 52], CARDS[key % 52]) if self.two else (CARDS[key],)
-        discard = self[key] = _DISCARDS[self.seat][cards]
+        discard = self[key] = DISCARDS[self.seat][cards]
         return discard
 
 
@@ -221,10 +221,10 @@ def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = No
         turn = k[5]
         if turn == NOBODY or (seat is not None and seat != turn):
             return []
-        plays, fit = _PLAYS[turn], kernel.FITS[k[6]]
+        plays, fit = PLAYS[turn], kernel.FITS[k[6]]
         out = [plays[c] for c in k[10][turn] if fit[c]]
         if kernel.may_go(k[6], len(out), options.tournament):
-            out.append(_GOS[turn])
+            out.append(GOS[turn])
         return out
     if phase == kernel.DISCARD_PHASE:
         discards, hands = k[2], k[1]
@@ -234,12 +234,12 @@ def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = No
         return [_TWO_CARDS[s][a * 52 + b] for s in seats for a, b in combinations(hands[s], 2)]
     actions: tuple[GameAction, ...]
     if phase == kernel.DEAL_PHASE:
-        actor, actions = dealer, _DEALS
+        actor, actions = dealer, DEALS
     elif phase == kernel.CUT_PHASE:
-        actor, actions = (dealer + 1) % n, _CUTS
+        actor, actions = (dealer + 1) % n, CUTS
     elif phase == kernel.SHOW_PHASE:
         shown = k[13]
-        actor, actions = (dealer if shown == n else (dealer + 1 + shown) % n), _COUNTS
+        actor, actions = (dealer if shown == n else (dealer + 1 + shown) % n), COUNTS
     else:
         return []
     return [actions[actor]] if seat is None or seat == actor else []

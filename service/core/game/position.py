@@ -147,14 +147,14 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
         out = cast(list[GameAction], pos.the_play.legal_actions())
     elif phase is Phase.DISCARD:
         k = pos.options.discards
-        out = [_DISCARDS[s][combo] for s in pos.to_act() if seat is None or s == seat
+        out = [DISCARDS[s][combo] for s in pos.to_act() if seat is None or s == seat
                for combo in combinations(pos.hands[s], k)]
     elif phase is Phase.DEAL:
-        out = [_DEALS[pos.dealer]]
+        out = [DEALS[pos.dealer]]
     elif phase is Phase.CUT:
-        out = [_CUTS[pos.pone]]
+        out = [CUTS[pos.pone]]
     elif phase is Phase.SHOW:
-        out = [_COUNTS[_SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]]]
+        out = [COUNTS[_SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]]]
     else:
         out = []
     if seat is not None:
@@ -176,10 +176,12 @@ class _SharedDiscards(dict[tuple[Card, ...], Discard]):
         return discard
 
 
-_DISCARDS = tuple(_SharedDiscards(seat) for seat in range(4))
-_DEALS = tuple(Deal(s) for s in range(4))
-_CUTS = tuple(Cut(s) for s in range(4))
-_COUNTS = tuple(Count(s) for s in range(4))
+DISCARDS = tuple(_SharedDiscards(seat) for seat in range(4))
+"""``DISCARDS[seat][cards]``: the one instance of each discard (legal lists and the fast path share them)."""
+DEALS = tuple(Deal(s) for s in range(4))
+CUTS = tuple(Cut(s) for s in range(4))
+COUNTS = tuple(Count(s) for s in range(4))
+"""Each seat's deal, cut and count without cards or a claim, one instance each."""
 
 
 def _illegal(pos: Position, message: str, rule: str, *at: Step) -> IllegalError:

@@ -42,7 +42,7 @@ class HandScoreBatch:
         media = read_json_object(req)
         items = media.get("items")
         if media.keys() != {"items"}:
-            errors = [{"field": f"/{k}", "reason": "unknown field"} for k in media if k != "items"]
+            errors = [{"field": json_pointer(k), "reason": "unknown field"} for k in media if k != "items"]
             if "items" not in media:
                 errors.append({"field": "/items", "reason": "required field is missing"})
             raise invalid_request(errors)

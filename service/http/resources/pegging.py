@@ -30,14 +30,12 @@ from service.core.claims import MAX_CLAIM, check_muggins_call, settle_play
 from service.core.errors import located
 from service.core.options import PLAYERS
 from service.core.go import count_of, rule_on_go
-from service.core.play import Go, Play, PlayCard, replay
+from service.core.play import GOS, PLAYS, Go, Play, PlayCard, replay
 
 from ..media import read_json_object
 from ..schemas import ArrayOf, Cards, DistinctCardsSchema, StrictBoolean, StrictInteger, card_of, load
 
 MAX_PLAYS = 64
-_PLAYS = tuple(tuple(PlayCard(seat, card) for card in CARDS) for seat in range(4))
-_GOS = tuple(Go(seat) for seat in range(4))
 
 
 class Plays(list[PlayCard | Go]):
@@ -76,9 +74,9 @@ class PlayEntries(fields.Field[Plays]):
                     card = SPELLINGS.get(card) if type(card) is str else None
                     if card is None:
                         break
-                    out.append(_PLAYS[seat][card])
+                    out.append(PLAYS[seat][card])
                 elif entry.get("go") is True:
-                    out.append(_GOS[seat])
+                    out.append(GOS[seat])
                 else:
                     break
             else:
@@ -141,7 +139,7 @@ class PlayEntries(fields.Field[Plays]):
         assert seat is not None  # read without an error
         if claim is not None:
             return PlayCard(seat, card, claim) if card is not None else Go(seat, claim)
-        return _PLAYS[seat][card] if card is not None else _GOS[seat]
+        return PLAYS[seat][card] if card is not None else GOS[seat]
 
 
 class PeggingScoreRequest(DistinctCardsSchema):
