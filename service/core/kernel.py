@@ -871,6 +871,13 @@ def count_hand(k: DealState, players: int, sides: tuple[int, ...], target: int, 
             k[15], k[16]), total
 
 
+def deal_over(k: DealState, players: int) -> bool:
+    """Every hand and the crib have been counted: the deal passes to the left."""
+    phase: int = k[0]
+    shown: int = k[13]
+    return phase == SHOW_PHASE and shown > players
+
+
 def playable(k: DealState, seat: int) -> list[int]:
     """The cards ``seat`` holds that fit the count, in the order held."""
     fit = FITS[k[6]]

@@ -25,7 +25,7 @@ from ..play import GOS, PLAYS, Go, Play, PlayCard
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
 from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
-from .position import COUNTS, CUTS, DEALS, DISCARDS, PHASES, Position
+from .position import COUNTS, CUTS, DEALS, DISCARDS, PHASES, SHOW_ORDER, Position
 
 DealState = kernel.DealState
 _new = tuple.__new__  # every field given: a named tuple's keyword-taking __new__ is not needed
@@ -147,7 +147,7 @@ def _count(options: GameOptions, deal: int, dealer: int, k: DealState, action: C
     n = options.players
     shown = k[13]
     if (k[0] != kernel.SHOW_PHASE or action.claim is not None or action.what is not None or shown > n
-            or action.seat != (dealer if shown == n else (dealer + 1 + shown) % n)):
+            or action.seat != SHOW_ORDER[n][dealer][shown]):
         return None  # a claim, or out of the show's order: left of the dealer first, the dealer last, the crib
     counted = kernel.count_hand(k, n, _SIDES[n], options.target, action.seat)
     if counted is None:
@@ -239,7 +239,7 @@ def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = No
         actor, actions = (dealer + 1) % n, CUTS
     elif phase == kernel.SHOW_PHASE:
         shown = k[13]
-        actor, actions = (dealer if shown == n else (dealer + 1 + shown) % n), COUNTS
+        actor, actions = SHOW_ORDER[n][dealer][shown], COUNTS
     else:
         return []
     return [actions[actor]] if seat is None or seat == actor else []

@@ -51,7 +51,7 @@ class Phase(StrEnum):
 
 
 PHASES = tuple(Phase)
-_SHOW_ORDER = tuple(tuple(tuple([(dealer + 1 + i) % n for i in range(n)] + [dealer]) for dealer in range(n))
+SHOW_ORDER = tuple(tuple(tuple([(dealer + 1 + i) % n for i in range(n)] + [dealer]) for dealer in range(n))
                     if n else () for n in range(5))
 """The show's order by players and dealer: left of the dealer first, clockwise,
 the dealer last, then the crib (the dealer's)."""
@@ -95,7 +95,7 @@ class Position(NamedTuple):
 
     def show_order(self) -> list[int]:
         """Left of the dealer first, clockwise, the dealer last, then the crib (dealer)."""
-        return list(_SHOW_ORDER[self.options.players][self.dealer])
+        return list(SHOW_ORDER[self.options.players][self.dealer])
 
     def counting_crib(self) -> bool:
         """In the show, whether the next count is the crib's."""
@@ -121,16 +121,8 @@ class Position(NamedTuple):
         if phase is Phase.CUT:
             return [self.pone]
         if phase is Phase.SHOW:
-            return [_SHOW_ORDER[self.options.players][self.dealer][self.shown]]
+            return [SHOW_ORDER[self.options.players][self.dealer][self.shown]]
         return []
-
-
-def start_of_deal(options: GameOptions, deal: int, dealer: int, first_dealer: int,
-                  pegs: tuple[tuple[int, int], ...], cards: tuple[Card, ...] | None) -> Position:
-    """The position before the deal action of deal ``deal``."""
-    n = options.players
-    return Position(options, deal, dealer, first_dealer, pegs, Phase.DEAL, ((),) * n, ((),) * n, (), None,
-                    cards, None, 0, None)
 
 
 # ---------------------------------------------------------------------------
@@ -154,7 +146,7 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     elif phase is Phase.CUT:
         out = [CUTS[pos.pone]]
     elif phase is Phase.SHOW:
-        out = [COUNTS[_SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]]]
+        out = [COUNTS[SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]]]
     else:
         out = []
     if seat is not None:
@@ -355,7 +347,7 @@ def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent],
     elif type(action) is Count:
         # a count in the show order, without a claim or a word on what it counts
         if (action.claim is None and action.what is None and pos.phase is Phase.SHOW
-                and action.seat == _SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]):
+                and action.seat == SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]):
             return _apply_count(pos, action)
     check(pos, action)
     return _APPLY[type(action)](pos, action)
@@ -464,7 +456,3 @@ def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], Ga
 _APPLY: dict[type, Callable[[Position, Any], tuple[Position, list[GameEvent], GameAction]]] = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,
           Go: _apply_peg, Count: _apply_count}
 
-
-def deal_over(pos: Position) -> bool:
-    """Every hand and the crib have been counted: the deal passes to the left."""
-    return pos.phase is Phase.SHOW and pos.shown > pos.options.players

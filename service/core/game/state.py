@@ -174,7 +174,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
         k, events, done = stepped
     actions = state.actions + (done,)
     phase = k[0]
-    if phase == kernel.SHOW_PHASE and k[13] > o.players:  # every hand and the crib counted: the deal is over
+    if kernel.deal_over(k, o.players):
         record = tuple(map(notation, actions))
         events.append(DealRecorded(state.deal, record))
         deal, dealer = state.deal + 1, (state.dealer + 1) % o.players
