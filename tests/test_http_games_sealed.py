@@ -566,7 +566,9 @@ def test_rotation_keeps_tokens_and_seat_tokens():
         assert v["view"]["seat"] == seat
         mine = ok(look(after, body["state"], tokens[seat]))
         assert None not in mine["view"]["hands"][seat]
-        forbidden(look(after, body["state"], tokens[(seat + 1) % 3][:-2] + "AA"))
+        other = tokens[(seat + 1) % 3]
+        # a tampered token: its last two characters changed (never to what they were: "AA" can be its own tail)
+        forbidden(look(after, body["state"], other[:-2] + ("AA" if not other.endswith("AA") else "BB")))
     # The seat tokens it issued before rotation keep working on the new tokens.
     seat = body["to_act"][0]
     legal = ok(look(after, body["state"], tokens[seat]))["legal_actions"]
