@@ -58,9 +58,9 @@ def test_fast_path_is_the_typed_path(options: GameOptions) -> None:
             assert deal_state_of(pos) == k  # no loss either way
             assert pos == state.position
             for seat in [None, *range(options.players)]:
-                assert legal(options, state.dealer, k, seat) == legal_actions(pos, seat), (seat, pos)
-            action = _claimed(rng.choice(legal(options, state.dealer, k)), rng)
-            fast = step(options, state.deal, state.dealer, k, action)
+                assert legal(state, seat) == legal_actions(pos, seat), (seat, pos)
+            action = _claimed(rng.choice(legal(state)), rng)
+            fast = step(state, action)
             typed_pos, typed_events, typed_done = apply(pos, action)
             if fast is None:
                 typed_only += 1
@@ -88,7 +88,7 @@ def test_illegal_actions_take_the_typed_path() -> None:
     held = state.position.the_play.held
     assert held is not None
     for action in (PlayCard(other, held[other][0]), PlayCard(turn, held[other][0]), Go(turn)):
-        assert step(options, state.deal, state.dealer, state.deal_state, action) is None
+        assert step(state, action) is None
         with pytest.raises(ValueError) as by_state:
             apply_action(state, action)
         with pytest.raises(ValueError) as by_position:
@@ -126,7 +126,7 @@ def test_the_fast_path_takes_only_what_the_typed_path_allows(options: GameOption
             pos = state.position
             for _ in range(30):
                 action = _any_action(options, rng)
-                fast = step(options, state.deal, state.dealer, state.deal_state, action)  # type: ignore[arg-type]
+                fast = step(state, action)  # type: ignore[arg-type]
                 if fast is None:
                     continue
                 taken += 1

@@ -113,37 +113,40 @@ _NAMES = tuple(str(c) for c in CARDS)
 
 
 def _cards_text(cards: tuple[Card, ...]) -> str:
-    return "".join([_NAMES[c] for c in cards])
+    return "".join(map(_NAMES.__getitem__, cards))
 
 
 _PLAY_TEXT = tuple(tuple(f"play {seat} {card}" for card in CARDS) for seat in range(4))
-_SEAT_TEXT = {kind: tuple(f"{_TYPES[kind]} {seat}" for seat in range(4)) for kind in (Go, Count)}
+_SEAT_TEXT = {kind: tuple(f"{_TYPES[kind]} {seat}" for seat in range(4)) for kind in _TYPES}
+"""Each action's ``kind seat`` (formatting a StrEnum runs Python code: done once, here)."""
 
 
 def notation(action: GameAction) -> str:
     """The action as one line of a record."""
     # the lines most of a record is made of (a card, a go, a count, no claim) read from tables
-    if type(action) is PlayCard:
+    kind = type(action)
+    if kind is PlayCard:
         if action.claim is None and 0 <= action.seat < 4:
             return _PLAY_TEXT[action.seat][action.card]
-    elif type(action) is Go or type(action) is Count:
+    elif kind is Go or kind is Count:
         if action.claim is None and 0 <= action.seat < 4:
-            return _SEAT_TEXT[type(action)][action.seat]
+            return _SEAT_TEXT[kind][action.seat]
     return _composed(action)
 
 
 def _composed(action: GameAction) -> str:
-    text = f"{_TYPES[type(action)]} {action.seat}"
+    seat = action.seat
+    text = _SEAT_TEXT[type(action)][seat] if 0 <= seat < 4 else f"{_TYPES[type(action)]} {seat}"
     if isinstance(action, Deal):
         if action.hands is not None:
-            text += " " + ".".join(_cards_text(h) for h in action.hands) + "/" + _cards_text(action.crib)
+            text += " " + ".".join(map(_cards_text, action.hands)) + "/" + _cards_text(action.crib)
         return text
     if isinstance(action, Discard):
         return text + " " + _cards_text(action.cards) if action.cards else text
     if isinstance(action, Cut) and action.starter is not None:
-        text += f" {action.starter}"
+        text += " " + _NAMES[action.starter]
     elif isinstance(action, PlayCard):
-        text += f" {action.card}"
+        text += " " + _NAMES[action.card]
     if action.claim is not None:
         text += f" ={action.claim}"
     return text

@@ -15,7 +15,7 @@ checks the two paths against each other, action by action.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..cards import CARDS, Card
 from ..engine import kernel
@@ -26,6 +26,9 @@ from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
 from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
 from .position import COUNTS, CUTS, DEALS, DISCARDS, PHASES, SHOW_ORDER, Position
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 DealState = kernel.DealState
 _new = tuple.__new__  # every field given: a named tuple's keyword-taking __new__ is not needed
@@ -92,28 +95,29 @@ def deal_state_of(pos: Position) -> DealState:
             _plain(pos.cards) if pos.cards is not None else ())
 
 
-def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], cards: Sequence[int] | None) -> DealState:
-    """A deal before the dealer deals: the pegs as the last deal left them, the pack if the service deals."""
-    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), _plain(cards) if cards else ())
+def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], pack: tuple[int, ...]) -> DealState:
+    """A deal before the dealer deals: the pegs as the last deal left them, the pack (plain ints, as
+    :func:`.deck.pack_numbers` gives them) if the service deals, else empty."""
+    return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), pack)
 
 
-def step(options: GameOptions, deal: int, dealer: int, k: DealState,
-         action: GameAction) -> tuple[DealState, list[GameEvent], GameAction] | None:
+def step(state: GameState, action: GameAction) -> tuple[DealState, list[GameEvent], GameAction] | None:
     """The next deal state, the events and the action as completed, for an action the fast path takes;
     None for any other (the typed path then checks it, explains it or applies it)."""
-    fast = _STEPS.get(type(action))
-    return None if fast is None else fast(options, deal, dealer, k, action)
+    fast = STEPS.get(type(action))
+    return None if fast is None else fast(state, action)
 
 
 Stepped = tuple[DealState, list[GameEvent], GameAction] | None
 
 
-def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: PlayCard) -> Stepped:
-    seat, card = action.seat, action.card
+def _card(state: GameState, action: PlayCard) -> Stepped:
+    k, seat, card = state.deal_state, action.seat, action.card
     if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5] or card not in k[10][seat]
             or not kernel.FITS[k[6]][card]):
         return None
-    stepped = kernel.lay_card(k, options.players, _SIDES[options.players], options.target, seat, _PLAIN[card])
+    o = state.options
+    stepped = kernel.lay_card(k, o.players, _SIDES[o.players], o.target, seat, _PLAIN[card])
     if stepped is None:
         return None
     nxt, count, points, same, run, go_to, reset = stepped
@@ -121,21 +125,22 @@ def _card(options: GameOptions, deal: int, dealer: int, k: DealState, action: Pl
               if points or run or same > 1 else [])
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))
-    event = _new(Played, (deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset)))
+    event = _new(Played, (state.deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset)))
     return nxt, [event], action
 
 
-def _go(options: GameOptions, deal: int, dealer: int, k: DealState, action: Go) -> Stepped:
-    seat = action.seat
+def _go(state: GameState, action: Go) -> Stepped:
+    k, seat = state.deal_state, action.seat
     if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5]
             or k[6] == 0 or kernel.playable(k, seat)):  # a lead, or a go while able (a renege)
         return None
-    stepped = kernel.say_go(k, options.players, _SIDES[options.players], options.target, seat)
+    o = state.options
+    stepped = kernel.say_go(k, o.players, _SIDES[o.players], o.target, seat)
     if stepped is None:
         return None
     nxt, count, _, _, _, go_to, reset = stepped
     pegged = (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES
-    return nxt, [_new(Went, (deal, seat, count, pegged, bool(reset)))], action
+    return nxt, [_new(Went, (state.deal, seat, count, pegged, bool(reset)))], action
 
 
 def _go_point(seat: int, nxt: DealState) -> Score:
@@ -143,103 +148,106 @@ def _go_point(seat: int, nxt: DealState) -> Score:
     return Score(seat, "go" if nxt[5] != NOBODY else "last_card", kernel.GO_POINTS, ())
 
 
-def _count(options: GameOptions, deal: int, dealer: int, k: DealState, action: Count) -> Stepped:
-    n = options.players
+def _count(state: GameState, action: Count) -> Stepped:
+    k, o, seat = state.deal_state, state.options, action.seat
+    n = o.players
     shown = k[13]
     if (k[0] != kernel.SHOW_PHASE or action.claim is not None or action.what is not None or shown > n
-            or action.seat != SHOW_ORDER[n][dealer][shown]):
+            or seat != SHOW_ORDER[n][state.dealer][shown]):
         return None  # a claim, or out of the show's order: left of the dealer first, the dealer last, the crib
-    counted = kernel.count_hand(k, n, _SIDES[n], options.target, action.seat)
+    counted = kernel.count_hand(k, n, _SIDES[n], o.target, seat)
     if counted is None:
         return None
     nxt, total = counted
     crib = shown == n
-    cards = _cards(k[3] if crib else k[1][action.seat])
+    cards = _cards(k[3] if crib else k[1][seat])
     scores: CountedScores | tuple[Score, ...] = (
-        CountedScores(action.seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
-    event = _new(HandCounted, (deal, action.seat, cards, Counted.CRIB if crib else Counted.HAND, scores))
+        CountedScores(seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
+    event = _new(HandCounted, (state.deal, seat, cards, Counted.CRIB if crib else Counted.HAND, scores))
     return nxt, [event], action
 
 
-def _discard(options: GameOptions, deal: int, dealer: int, k: DealState, action: Discard) -> Stepped:
-    cards, seat = action.cards, action.seat
-    if (k[0] != kernel.DISCARD_PHASE or not 0 <= seat < options.players or k[2][seat]
-            or len(cards) != options.discards or len(set(cards)) != len(cards)
+def _discard(state: GameState, action: Discard) -> Stepped:
+    k, o, cards, seat = state.deal_state, state.options, action.cards, action.seat
+    if (k[0] != kernel.DISCARD_PHASE or not 0 <= seat < o.players or k[2][seat]
+            or len(cards) != o.discards or len(set(cards)) != len(cards)
             or any(c not in k[1][seat] for c in cards)):
         return None
-    return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (deal, seat, cards))], action
+    return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (state.deal, seat, cards))], action
 
 
-def _deal(options: GameOptions, deal: int, dealer: int, k: DealState, action: Deal) -> Stepped:
+def _deal(state: GameState, action: Deal) -> Stepped:
+    k, o, dealer = state.deal_state, state.options, state.dealer
     if k[0] != kernel.DEAL_PHASE or not k[16] or action.seat != dealer or action.hands is not None or action.crib:
         return None  # a client's cards, or out of turn
-    nxt = kernel.deal_pack(k, options.players, dealer, options.cards_dealt, options.dealt_to_crib)
-    return nxt, [_new(Dealt, (deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
+    nxt = kernel.deal_pack(k, o.players, dealer, o.cards_dealt, o.dealt_to_crib)
+    return nxt, [_new(Dealt, (state.deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
 
 
-def _cut(options: GameOptions, deal: int, dealer: int, k: DealState, action: Cut) -> Stepped:
-    pone = (dealer + 1) % options.players
+def _cut(state: GameState, action: Cut) -> Stepped:
+    k, o = state.deal_state, state.options
+    pone = (state.dealer + 1) % o.players
     if k[0] != kernel.CUT_PHASE or not k[16] or action.seat != pone or action.starter is not None:
         return None  # a client's cards, or out of turn
-    turned = k[16][options.players * options.cards_dealt + options.dealt_to_crib]
+    turned = k[16][o.players * o.cards_dealt + o.dealt_to_crib]
     if kernel.heels(turned) or action.claim is not None:
         return None  # his heels are pegged (and perhaps claimed) on the typed path
     starter = CARDS[turned]
-    event = _new(StarterTurned, (deal, pone, starter, ()))
+    event = _new(StarterTurned, (state.deal, pone, starter, ()))
     return kernel.turn_starter(k, pone, turned), [event], Cut(pone, starter, None)
 
 
-_STEPS: dict[type, Callable[[GameOptions, int, int, DealState, Any], Stepped]] = {
+STEPS: dict[type, Callable[[GameState, Any], Stepped]] = {
     PlayCard: _card, Go: _go, Count: _count, Discard: _discard, Deal: _deal, Cut: _cut}
+"""The fast path's step for each action type (:func:`step`)."""
 
 
-class _DiscardsByNumber(dict[int, Discard]):
-    """A seat's discards of one card (by its number) or two (``a * 52 + b``, in the order held): the
-    shared instances :func:`.position.legal_actions` hands out, found by an int, not a tuple of cards."""
+class _Discards(dict[tuple[int, ...], Discard]):
+    """A seat's discards by their cards' numbers (one or two, in the order held): the shared instances
+    :func:`.position.legal_actions` hands out, looked up in C by a tuple of plain ints."""
 
-    def __init__(self, seat: int, two: bool) -> None:
+    def __init__(self, seat: int) -> None:
         super().__init__()
-        self.seat, self.two = seat, two
+        self.seat = seat
 
-    def __missing__(self, key: int) -> Discard:
-        cards = (CARDS[key // 52], CARDS[key % 52]) if self.two else (CARDS[key],)
-        discard = self[key] = DISCARDS[self.seat][cards]
+    def __missing__(self, key: tuple[int, ...]) -> Discard:
+        discard = self[key] = DISCARDS[self.seat][_cards(key)]
         return discard
 
 
-_ONE_CARD = tuple(_DiscardsByNumber(seat, False) for seat in range(4))
-_TWO_CARDS = tuple(_DiscardsByNumber(seat, True) for seat in range(4))
+_DISCARDS = tuple(_Discards(seat) for seat in range(4))
 
 
-def legal(options: GameOptions, dealer: int, k: DealState, seat: int | None = None) -> list[GameAction]:
+def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
     """Every legal action now (of ``seat`` only, when given), as
     :func:`.position.legal_actions` lists them for the same position."""
+    k = state.deal_state
     phase = k[0]
-    n = options.players
-    out: list[GameAction]
     if phase == kernel.PLAY_PHASE:
         turn = k[5]
         if turn == NOBODY or (seat is not None and seat != turn):
             return []
         plays, fit = PLAYS[turn], kernel.FITS[k[6]]
-        out = [plays[c] for c in k[10][turn] if fit[c]]
-        if kernel.may_go(k[6], len(out), options.tournament):
+        out: list[GameAction] = [plays[c] for c in k[10][turn] if fit[c]]
+        if kernel.may_go(k[6], len(out), state.options.tournament):
             out.append(GOS[turn])
         return out
+    o = state.options
+    n = o.players
     if phase == kernel.DISCARD_PHASE:
-        discards, hands = k[2], k[1]
-        seats = [s for s in range(n) if not discards[s] and (seat is None or s == seat)]
-        if options.discards == 1:
-            return [_ONE_CARD[s][c] for s in seats for c in hands[s]]
-        return [_TWO_CARDS[s][a * 52 + b] for s in seats for a, b in combinations(hands[s], 2)]
+        discards, hands, size = k[2], k[1], o.discards
+        out = []
+        for s in range(n):
+            if not discards[s] and (seat is None or s == seat):
+                out += map(_DISCARDS[s].__getitem__, combinations(hands[s], size))
+        return out
     actions: tuple[GameAction, ...]
     if phase == kernel.DEAL_PHASE:
-        actor, actions = dealer, DEALS
+        actor, actions = state.dealer, DEALS
     elif phase == kernel.CUT_PHASE:
-        actor, actions = (dealer + 1) % n, CUTS
+        actor, actions = (state.dealer + 1) % n, CUTS
     elif phase == kernel.SHOW_PHASE:
-        shown = k[13]
-        actor, actions = SHOW_ORDER[n][dealer][shown], COUNTS
+        actor, actions = SHOW_ORDER[n][state.dealer][k[13]], COUNTS
     else:
         return []
     return [actions[actor]] if seat is None or seat == actor else []

@@ -41,8 +41,8 @@ def pack(deck_seed: str, deal: int) -> tuple[Card, ...]:
     return cards
 
 
-def pack_numbers(deck_seed: str, deal: int) -> list[int]:
+def pack_numbers(deck_seed: str, deal: int) -> tuple[int, ...]:
     """:func:`pack` as the cards' numbers (plain ints, as the kernel keeps them)."""
     keys = _KEYS.unpack(hashlib.shake_256(f"cribbage/deck/{deck_seed}/{deal}".encode()).digest(208))
     # the cards by key, tied keys in card order (the sort is stable)
-    return sorted(_CARD_NUMBERS, key=keys.__getitem__)
+    return tuple(sorted(_CARD_NUMBERS, key=keys.__getitem__))

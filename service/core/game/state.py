@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from functools import lru_cache
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from typing import Iterator, NamedTuple, Sequence
@@ -25,8 +26,8 @@ from ..options import GameOptions, Outcome, next_first_dealer, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, pack_numbers, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
-from .compact import DealState, deal_state_of, position_of, start, step
-from .compact import legal as legal_of
+from .compact import STEPS, DealState, deal_state_of, position_of, start
+from .compact import legal as legal  # the engine's legal actions, re-exported
 from .position import PHASES, Phase, Position, apply
 
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
@@ -87,9 +88,14 @@ class GameState(_Fields):
 def genesis(game_id: str, options: GameOptions, first_dealer: int) -> str:
     """The history of a game before its first deal.  How the pack is chosen
     (deck, seed) is left out: a record gives its cards outright."""
-    rules = ",".join(f"{f.name}={getattr(options, f.name)}" for f in dataclass_fields(options)
-                     if f.name not in ("deck", "seed"))
-    return hashlib.sha256(f"cribbage-game/2\n{game_id}\n{rules}\n{first_dealer}".encode()).hexdigest()
+    return hashlib.sha256(f"cribbage-game/2\n{game_id}\n{_rules(options)}\n{first_dealer}".encode()).hexdigest()
+
+
+@lru_cache(maxsize=256)
+def _rules(options: GameOptions) -> str:
+    """The options a game's history commits to, as text (a game has one set; a service sees a few)."""
+    return ",".join(f"{f.name}={getattr(options, f.name)}" for f in dataclass_fields(options)
+                    if f.name not in ("deck", "seed"))
 
 
 def chain(history: str, record: Sequence[str]) -> str:
@@ -111,8 +117,9 @@ def cut_for_deal(options: GameOptions, cuts: Sequence[Card]) -> int | None:
     return lowest[0] if len(lowest) == 1 else None
 
 
-def _pack(deck_seed: str | None, deal: int) -> list[int] | None:
-    return pack_numbers(deck_seed, deal) if deck_seed is not None else None
+def _pack(deck_seed: str | None, deal: int) -> tuple[int, ...]:
+    """The deal's pack as plain ints; empty with a client's cards."""
+    return pack_numbers(deck_seed, deal) if deck_seed is not None else ()
 
 
 def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Card] | None = None, *,
@@ -165,7 +172,8 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     When the deal is over its record is folded into the history and the next
     deal begins."""
     o = state.options
-    stepped = step(o, state.deal, state.dealer, state.deal_state, action)
+    fast = STEPS.get(type(action))  # compact.step, without the call
+    stepped = None if fast is None else fast(state, action)
     pos: Position | None = None
     if stepped is None:  # the typed path: a claim, a client's cards, his heels, a game won, an illegal action
         pos, events, done = apply(state.position, action)
@@ -174,7 +182,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
         k, events, done = stepped
     actions = state.actions + (done,)
     phase = k[0]
-    if kernel.deal_over(k, o.players):
+    if phase == kernel.SHOW_PHASE and kernel.deal_over(k, o.players):  # (the phase first: no call in the play)
         record = tuple(map(notation, actions))
         events.append(DealRecorded(state.deal, record))
         deal, dealer = state.deal + 1, (state.dealer + 1) % o.players
@@ -182,7 +190,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
         pegs = tuple([(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
         return _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pegs,
                                 state.deal_seq + len(actions), chain(state.history, record), (),
-                                start(o, pegs, _pack(state.deck_seed, deal)))), events
+                                kernel.deal_start(o.players, flat, _pack(state.deck_seed, deal)))), events
     if phase == kernel.OVER_PHASE:
         events.append(DealRecorded(state.deal, tuple(map(notation, actions))))
     nxt: GameState = _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, state.deal,
@@ -243,7 +251,7 @@ def restore(game_id: str, options: GameOptions, first_dealer: int, deck_seed: st
         # With the service's pack the recorded cards must be the ones it dealt:
         # the action is replayed without them (the pack fills them in again)
         # and with everything else it recorded, its claim included.
-        sent = as_sent(given, cards is not None)
+        sent = as_sent(given, deck_seed is not None)
         try:
             nxt, _ = apply_action(state, sent)
         except (IllegalError, MalformedError) as exc:
@@ -266,10 +274,6 @@ def result(state: GameState) -> Outcome | None:
     o = state.options
     nxt = next_first_dealer(pos.scores, state.first_dealer, o.loser_deals_first, o.players)
     return outcome(o, pos.winner, pos.scores)._replace(next_first_dealer=nxt)
-
-
-def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
-    return legal_of(state.options, state.dealer, state.deal_state, seat)
 
 
 def record_start(options: GameOptions, first_dealer: int, game_id: str) -> GameState:
