@@ -39,6 +39,7 @@ import time
 from typing import Any
 
 from service.advice import bot
+from service.advice.reasons import ForTheGame
 from service.core.game import apply_action, new_game
 from service.core.game.state import GameState, restore
 from service.core.options import GameOptions
@@ -90,7 +91,7 @@ def duplicate(pairs: int, opponent: str, late: bool, seed: str, progress: bool =
                 if seat == board_seat:
                     t = time.process_time()
                     s = bot.suggest(view, "board", board=board)
-                    if s.reason.get("samples"):  # played for the game (not forced, not as strong)
+                    if isinstance(s.reason, ForTheGame):  # played for the game (not forced, not as strong)
                         cost.append(time.process_time() - t)
                 else:
                     s = bot.suggest(view, opponent)

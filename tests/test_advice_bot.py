@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import service.advice.bot as bot_module
 from service.advice import bot
+from service.advice.reasons import ForTheGame
 from service.core.cards import CARDS
 from service.core.game import Deal, apply_action, can, new_game
 from service.core.options import GameOptions
@@ -64,7 +65,7 @@ def test_the_board_level_plays_the_same_whatever_the_hidden_cards(monkeypatch_sa
         starter, games = twin_deals(rng, lambda: restore("3" * 32, GameOptions(deck="client"), 1, None, 2, 0,
                                                          ((103, 103), (108, 108)), 15, "0" * 64, ()))
         a, b = (bot.suggest(bot.seat_view(s, 1), "board") for s in games)
-        assert a == b and a.reason.get("samples")  # played for the game
+        assert a == b and isinstance(a.reason, ForTheGame)  # played for the game
         for i, s in enumerate(games):
             s, _ = apply_action(s, a.action)
             games[i], _ = apply_action(s, Cut(1, starter))

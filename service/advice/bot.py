@@ -42,6 +42,8 @@ from .discards import analyse_discards
 from .evaluate import view_values
 from .pegging import BOT_NODE_BUDGET as BOT_NODE_BUDGET
 from .pegging import advise, greedy_action, knowledge
+from .reasons import (AdvisedPlay, Counting, Forced, ForTheGame, GameChoice, GreedyDiscard, GreedyPlay, PlayChoice,
+                      Reason, Routine, TunedDiscard)
 from .view import SeatView as SeatView
 from .view import routine_action
 from .view import seat_view as seat_view
@@ -88,7 +90,7 @@ its replies a minimax for the game, the points searched in every world), for a p
 class Suggestion:
     action: Any
     level: str
-    reason: dict[str, Any]
+    reason: Reason
 
 
 def _own_crib(v: SeatView) -> bool:
@@ -108,12 +110,9 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None,
                            rule="out_of_turn", field="seat")
     routine = routine_action(v)
     if isinstance(routine, Count):
-        reason: dict[str, Any] = {"phase": Phase.SHOW, "counting": "crib" if v.counting_crib else "hand"}
-        if routine.claim is not None:
-            reason["points"] = routine.claim
-        return Suggestion(routine, level, reason)
+        return Suggestion(routine, level, Counting(v.counting_crib, routine.claim))
     if routine is not None:  # the deal or the cut
-        return Suggestion(routine, level, {"phase": v.phase})
+        return Suggestion(routine, level, Routine(v.phase))
     if level == "board" and v.phase in (Phase.DISCARD, Phase.PLAY) and _near(v):
         return _for_the_game(v, BOARD if board is None else board)
     if v.phase is Phase.DISCARD:
@@ -127,14 +126,12 @@ def _discard(v: SeatView, level: str) -> Suggestion:
     if level == "greedy":
         analysis = analyse_discards(v.hand, v.players, own, model="random")
         best = max(analysis.choices, key=lambda ch: ch.hand.mean)
-        return Suggestion(Discard(v.seat, best.discard), level,
-                          {"phase": Phase.DISCARD, "hand_mean": best.hand.mean, "crib": "ignored"})
+        return Suggestion(Discard(v.seat, best.discard), level, GreedyDiscard(best.hand.mean))
     analysis = analyse_discards(v.hand, v.players, own, model="tuned")
     best = analysis.choices[0]
-    return Suggestion(Discard(v.seat, best.discard), level,
-                      {"phase": Phase.DISCARD, "model": analysis.model, "own_crib": own, "hand_mean": best.hand.mean,
-                       "crib_mean": best.crib, "net": best.net,
-                       "runner_up_net": analysis.choices[1].net if len(analysis.choices) > 1 else None})
+    return Suggestion(Discard(v.seat, best.discard), level, TunedDiscard(
+        analysis.model, own, best.hand.mean, best.crib, best.net,
+        analysis.choices[1].net if len(analysis.choices) > 1 else None))
 
 
 def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
@@ -145,16 +142,15 @@ def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
     legal = play._replace(held=tuple(held if s == v.seat else () for s in range(v.players))).legal_actions() \
         if not v.tournament else []
     if len(legal) == 1:  # forced: one card that fits, or go
-        return Suggestion(legal[0], level, {"phase": Phase.PLAY, "forced": True})
+        return Suggestion(legal[0], level, Forced(Phase.PLAY))
     if level == "greedy":
         action, pts = greedy_action(play, v.seat, held)
-        return Suggestion(action, level, {"phase": Phase.PLAY, "points_now": pts})
+        return Suggestion(action, level, GreedyPlay(pts))
     advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=node_budget)
     options = advice.options
     best = options[0]
-    return Suggestion(best.action, level, {
-        "phase": Phase.PLAY, "samples": advice.samples,
-        "choices": [{"action": o.action, "own": o.own, "others": o.others, "net": o.net} for o in options]})
+    return Suggestion(best.action, level, AdvisedPlay(
+        advice.samples, tuple([PlayChoice(o.action, o.own, o.others, o.net) for o in options])))
 
 
 def _near(v: SeatView) -> bool:
@@ -168,13 +164,11 @@ def _for_the_game(v: SeatView, board: BoardPlay) -> Suggestion:
                          exact_points=board.exact_points, infer_throws=board.infer_throws,
                          points_reply=board.points_reply)
     if len(values) == 1:
-        return Suggestion(values[0].action, "board", {"phase": v.phase, "forced": True})
+        return Suggestion(values[0].action, "board", Forced(v.phase))
     best = values[0]
-    reason: dict[str, Any] = {"phase": v.phase, "samples": samples, "win": best.win, "points": best.points,
-                              "runner_up_win": values[1].win}
-    if v.phase is Phase.PLAY:
-        reason["choices"] = [{"action": o.action, "points": o.points, "win": o.win} for o in values]
-    return Suggestion(best.action, "board", reason)
+    choices = tuple([GameChoice(o.action, o.points, o.win) for o in values]) if v.phase is Phase.PLAY else None
+    return Suggestion(best.action, "board", ForTheGame(v.phase, samples, best.win, best.points, values[1].win,
+                                                       choices))
 
 
 def suggest_checked(state: GameState, seat: int, level: str = "strong") -> Suggestion:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from service.advice.bot import Suggestion
+from service.advice.reasons import AdvisedPlay, Counting, Forced, GreedyDiscard, GreedyPlay, Reason, Routine, TunedDiscard
 from service.advice.discards import DiscardAnalysis, DiscardChoice
 from service.advice.pegging import PeggingAdvice, PlayOption
-from service.core.game import GameState
-from service.core.play import Go, PlayCard
+from service.core.game import GameState, Phase
 
 from .actions import action_json, play_action_json
 
@@ -43,17 +43,34 @@ def pegging_advice_json(seat: int, count: int, advice: PeggingAdvice) -> dict[st
             "positions": advice.nodes, "options": [_option_json(o) for o in advice.options]}
 
 
-def _reason_json(value: Any) -> Any:
-    """The bot's reason, its actions (the play's, among its choices) written as game actions."""
-    if isinstance(value, dict):
-        return {k: _reason_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_reason_json(v) for v in value]
-    if isinstance(value, (PlayCard, Go)):
-        return action_json(value)
-    return value
+def reason_json(r: Reason) -> dict[str, Any]:
+    """Why the bot chose its action, as the answer's ``reason`` (the phase first, then what was weighed)."""
+    if isinstance(r, Counting):
+        out: dict[str, Any] = {"phase": Phase.SHOW, "counting": "crib" if r.crib else "hand"}
+        if r.points is not None:
+            out["points"] = r.points
+        return out
+    if isinstance(r, Routine):
+        return {"phase": r.phase}
+    if isinstance(r, Forced):
+        return {"phase": r.phase, "forced": True}
+    if isinstance(r, GreedyDiscard):
+        return {"phase": Phase.DISCARD, "hand_mean": r.hand_mean, "crib": "ignored"}
+    if isinstance(r, TunedDiscard):
+        return {"phase": Phase.DISCARD, "model": r.model, "own_crib": r.own_crib, "hand_mean": r.hand_mean,
+                "crib_mean": r.crib_mean, "net": r.net, "runner_up_net": r.runner_up_net}
+    if isinstance(r, GreedyPlay):
+        return {"phase": Phase.PLAY, "points_now": r.points_now}
+    if isinstance(r, AdvisedPlay):
+        return {"phase": Phase.PLAY, "samples": r.samples,
+                "choices": [{"action": action_json(c.action), "own": c.own, "others": c.others, "net": c.net}
+                            for c in r.choices]}
+    out = {"phase": r.phase, "samples": r.samples, "win": r.win, "points": r.points, "runner_up_win": r.runner_up_win}
+    if r.choices is not None:
+        out["choices"] = [{"action": action_json(c.action), "points": c.points, "win": c.win} for c in r.choices]
+    return out
 
 
 def suggestion_json(seat: int, s: Suggestion, state: GameState) -> dict[str, Any]:
     """The bot's action for ``seat`` in ``state``, its level and its reason."""
-    return {"seat": seat, "action": action_json(s.action, state), "level": s.level, "reason": _reason_json(s.reason)}
+    return {"seat": seat, "action": action_json(s.action, state), "level": s.level, "reason": reason_json(s.reason)}

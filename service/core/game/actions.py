@@ -124,13 +124,12 @@ _SEAT_TEXT = {kind: tuple(f"{_TYPES[kind]} {seat}" for seat in range(4)) for kin
 def notation(action: GameAction) -> str:
     """The action as one line of a record."""
     # the lines most of a record is made of (a card, a go, a count, no claim) read from tables
-    kind = type(action)
-    if kind is PlayCard:
+    if type(action) is PlayCard:
         if action.claim is None and 0 <= action.seat < 4:
             return _PLAY_TEXT[action.seat][action.card]
-    elif kind is Go or kind is Count:
+    elif type(action) is Go or type(action) is Count:
         if action.claim is None and 0 <= action.seat < 4:
-            return _SEAT_TEXT[kind][action.seat]
+            return _SEAT_TEXT[type(action)][action.seat]
     return _composed(action)
 
 
