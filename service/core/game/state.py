@@ -59,6 +59,10 @@ class _Fields(NamedTuple):
     """Where the deal stands, as the kernel keeps it (:mod:`.compact`); :attr:`position` is its typed form."""
 
 
+_DEAL_FIELDS = _Fields._fields.index("actions")
+"""The fields before ``actions``: what an action within a deal leaves as it was."""
+
+
 class GameState(_Fields):
     """A game: where the current deal began, the actions since, and where they left it."""
 
@@ -193,8 +197,8 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
                                 kernel.deal_start(o.players, flat, _pack(state.deck_seed, deal)))), events
     if phase == kernel.OVER_PHASE:
         events.append(DealRecorded(state.deal, tuple(map(notation, actions))))
-    nxt: GameState = _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, state.deal,
-                                      state.dealer, state.pegs, state.deal_seq, state.history, actions, k))
+    # the same deal: every field but the last two as they were (the slice takes them in one step)
+    nxt: GameState = _new(GameState, state[:_DEAL_FIELDS] + (actions, k))
     if pos is not None:
         nxt.__dict__["_position"] = pos  # already built: kept as reading it would keep it
     return nxt, events
