@@ -60,7 +60,7 @@ from service.core.game.deck import pack_numbers
 rng, SIDES = random.Random(7), (0, 1)
 def game():
     # the deal state stepped by the kernel's own functions: no GameState, events, action objects, legal
-    # list, record or history (and his heels left out): what the typed engine above it costs is the rest
+    # list, record or history: what the typed engine above it costs is the rest
     seed = "%032x" % rng.getrandbits(128)
     flat, dealer, deal = (0, 0, 0, 0), rng.randrange(2), 1
     while True:
@@ -68,7 +68,9 @@ def game():
         for seat in (0, 1):
             k = K.lay_away(k, seat, rng.choice(list(combinations(k[1][seat], 2))))
         pone = 1 - dealer
-        k = K.turn_starter(k, pone, k[16][12])
+        k = K.turn_starter(k, pone, k[16][12], dealer, 121)
+        if k is None:
+            return
         while k[0] == K.PLAY_PHASE:
             seat = k[5]
             able = K.playable(k, seat)

@@ -760,9 +760,17 @@ def lay_away(k: DealState, seat: int, cards: tuple[int, ...]) -> DealState:
             k[12], k[13], k[14], k[15], k[16])
 
 
-def turn_starter(k: DealState, pone: int, starter: int) -> DealState:
-    """The starter is turned (not a jack: his heels are the typed path's) and the pone leads the play."""
-    return (PLAY_PHASE, k[1], k[2], k[3], starter, pone, 0, (), 0, NOBODY, k[1], (), k[12], 0, k[14], NOBODY, k[16])
+def turn_starter(k: DealState, pone: int, starter: int, side: int, target: int) -> DealState | None:
+    """The starter is turned and the pone leads the play; a jack pegs his heels at once for the dealer's
+    ``side`` (all of them: a claim is the typed path's); None when they win the game (the typed path)."""
+    pegs: tuple[int, ...] = k[14]
+    points = heels(starter)
+    if points:
+        moved = _moved(pegs, side, points, target)
+        if moved is None:
+            return None
+        pegs = moved
+    return (PLAY_PHASE, k[1], k[2], k[3], starter, pone, 0, (), 0, NOBODY, k[1], (), k[12], 0, pegs, NOBODY, k[16])
 
 
 def _holding(held: tuple[tuple[int, ...], ...]) -> int:

@@ -6,7 +6,7 @@ tuples, :data:`service.core.kernel.DealState`), not as a typed
 a count, a discard, a deal or a cut that needs no sentence, judges no claim
 and ends no game, and :func:`step` moves the deal state for those with one
 kernel call and the events a client is told.  Everything else (a claim, a
-client's cards, his heels, a game won, an illegal action) is the typed
+client's cards, a game won, an illegal action) is the typed
 path's, :func:`.position.apply`, on the position :func:`position_of` builds;
 :func:`deal_state_of` turns its answer back.  tests/test_game_fast.py
 checks the two paths against each other, action by action.
@@ -185,16 +185,19 @@ def _deal(state: GameState, action: Deal) -> Stepped:
 
 
 def _cut(state: GameState, action: Cut) -> Stepped:
-    k, o = state.deal_state, state.options
-    pone = (state.dealer + 1) % o.players
-    if k[0] != kernel.CUT_PHASE or not k[16] or action.seat != pone or action.starter is not None:
-        return None  # a client's cards, or out of turn
+    k, o, dealer = state.deal_state, state.options, state.dealer
+    pone = (dealer + 1) % o.players
+    if (k[0] != kernel.CUT_PHASE or not k[16] or action.seat != pone or action.starter is not None
+            or action.claim is not None):
+        return None  # a client's cards, out of turn, or what the dealer claims of his heels
     turned = k[16][o.players * o.cards_dealt + o.dealt_to_crib]
-    if kernel.heels(turned) or action.claim is not None:
-        return None  # his heels are pegged (and perhaps claimed) on the typed path
+    nxt = kernel.turn_starter(k, pone, turned, _SIDES[o.players][dealer], o.target)
+    if nxt is None:
+        return None  # his heels win the game: the typed path pegs them and ends it
     starter = CARDS[turned]
-    event = _new(StarterTurned, (state.deal, pone, starter, ()))
-    return kernel.turn_starter(k, pone, turned), [event], Cut(pone, starter, None)
+    heels = kernel.heels(turned)
+    scores = (_new(Score, (dealer, "his_heels", heels, (starter,))),) if heels else ()
+    return nxt, [_new(StarterTurned, (state.deal, pone, starter, scores))], Cut(pone, starter, None)
 
 
 STEPS: dict[type, Callable[[GameState, Any], Stepped]] = {

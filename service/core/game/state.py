@@ -179,7 +179,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     fast = STEPS.get(type(action))  # compact.step, without the call
     stepped = None if fast is None else fast(state, action)
     pos: Position | None = None
-    if stepped is None:  # the typed path: a claim, a client's cards, his heels, a game won, an illegal action
+    if stepped is None:  # the typed path: a claim, a client's cards, a game won, an illegal action
         pos, events, done = apply(state.position, action)
         k = deal_state_of(pos)
     else:
