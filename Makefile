@@ -22,7 +22,8 @@ $(BIN)/python:
 INSTALL_INPUTS := pyproject.toml setup.py service/core/kernel.py
 # The tests that run a second time on the interpreted kernel when the compiled one is in use.
 KERNEL_TESTS ?= tests/test_kernel.py tests/test_show.py tests/test_show_properties.py tests/test_play.py \
-	tests/test_play_properties.py tests/test_game.py tests/test_game_fast.py tests/test_game_claims.py tests/test_game_properties.py \
+	tests/test_play_properties.py tests/test_game.py tests/test_game_fast.py tests/test_playout.py tests/test_game_claims.py \
+	tests/test_game_properties.py \
 	tests/test_advice_pegging.py tests/test_advice_discards.py tests/test_advice_bot.py tests/test_distribution.py \
 	service/core service/advice
 

@@ -1,9 +1,11 @@
 """Games in-process: random legal play through the engine, side by side with OpenSpiel.
 
-``random_games(seconds)`` plays whole random 2-player games through the public
-API (``new_game``, ``legal``, ``apply_action``) as fast as it can, and (a
-diagnostic) the same games stepped on the kernel's deal state alone, which
-says how much of the time is the typed engine above the kernel.  The
+``random_games(seconds)`` plays whole random 2-player games as fast as it can
+two ways: as playouts (:class:`service.core.game.playout.Playout`, the
+interface for simulations: actions as kernel codes, no events), which carries
+the target (issue 19: the kernel is the engine for everything that
+simulates), and through the typed API clients' games take (``new_game``,
+``legal``, ``apply_action``: checks, events, the record and history).  The
 reference is OpenSpiel's C++ cribbage (PyPI ``open_spiel``), driven the same
 way from Python, installed into a cached temporary venv -- never into the
 project's dependencies.  Both run in their own subprocess, alternated ABAB,
@@ -51,39 +53,20 @@ while time.perf_counter() - start < seconds:
 print(n / (time.perf_counter() - start))
 """
 
-KERNEL_ALONE = r"""
+PLAYOUT = r"""
 import random, sys, time
-from itertools import combinations
 sys.path.insert(0, sys.argv[2])
-from service.core.engine import kernel as K
-from service.core.game.deck import pack_numbers
-rng, SIDES = random.Random(7), (0, 1)
+from service.core.game import new_game
+from service.core.game.playout import Playout
+from service.core.options import GameOptions
+rng, opts = random.Random(7), GameOptions()
 def game():
-    # the deal state stepped by the kernel's own functions: no GameState, events, action objects, legal
-    # list, record or history: what the typed engine above it costs is the rest
-    seed = "%032x" % rng.getrandbits(128)
-    flat, dealer, deal = (0, 0, 0, 0), rng.randrange(2), 1
-    while True:
-        k = K.deal_pack(K.deal_start(2, flat, pack_numbers(seed, deal)), 2, dealer, 6, 0)
-        for seat in (0, 1):
-            k = K.lay_away(k, seat, rng.choice(list(combinations(k[1][seat], 2))))
-        pone = 1 - dealer
-        k = K.turn_starter(k, pone, k[16][12], dealer, 121)
-        if k is None:
-            return
-        while k[0] == K.PLAY_PHASE:
-            seat = k[5]
-            able = K.playable(k, seat)
-            r = K.lay_card(k, 2, SIDES, 121, seat, rng.choice(able)) if able else K.say_go(k, 2, SIDES, 121, seat)
-            if r is None:
-                return
-            k = r[0]
-        for seat in (pone, dealer, dealer):
-            r = K.count_hand(k, 2, SIDES, 121, seat)
-            if r is None:
-                return
-            k = r[0]
-        flat, dealer, deal = k[14], 1 - dealer, deal + 1
+    state, _ = new_game(opts, deck_seed="%032x" % rng.getrandbits(128))
+    p = Playout(state)
+    codes = p.legal_actions()
+    while codes:  # none once a side has won
+        p.apply_action(rng.choice(codes))
+        codes = p.legal_actions()
 for _ in range(50):
     game()
 seconds, n, start = float(sys.argv[1]), 0, time.perf_counter()
@@ -136,30 +119,24 @@ def kernels() -> list[str]:
 def bench_random_games(seconds: float = 3.0, rounds: int = 3) -> None:
     print("== games, in-process (random legal play, 2 players) ==")
     theirs = openspiel_python()
-    ours_rates: dict[str, list[float]] = {k: [] for k in kernels()}
-    alone_rates: dict[str, list[float]] = {k: [] for k in kernels()}
+    harnesses = {"playouts (service.core.game.playout: simulations)": PLAYOUT,
+                 "the typed game API (apply_action: clients' games, with events and the record)": OURS}
+    rates: dict[tuple[str, str], list[float]] = {(h, k): [] for h in harnesses for k in kernels()}
     their_rates = []
     for _ in range(rounds):
-        for kernel, rates in ours_rates.items():
-            rates.append(_rate(sys.executable, OURS, seconds, {"CRIBBAGE_KERNEL": kernel}))
-            alone_rates[kernel].append(_rate(sys.executable, KERNEL_ALONE, seconds, {"CRIBBAGE_KERNEL": kernel}))
+        for (harness, kernel), got in rates.items():
+            got.append(_rate(sys.executable, harnesses[harness], seconds, {"CRIBBAGE_KERNEL": kernel}))
         if theirs is not None:
             their_rates.append(_rate(theirs, THEIRS, seconds))
-    for kernel, rates in ours_rates.items():
-        ours = statistics.median(rates)
-        line = f"random 2-player games, {kernel} kernel: {ours:,.0f} games/s"
+    for (harness, kernel), got in rates.items():
+        ours = statistics.median(got)
+        line = f"random 2-player games, {harness}, {kernel} kernel: {ours:,.0f} games/s"
         if their_rates:
             ref = statistics.median(their_rates)
-            target = "1.0" if kernel == "compiled" else "0.5"
+            target = ("1.0" if kernel == "compiled" else "0.5") if harness.startswith("playouts") else "none"
             line += (f"; ÷ OpenSpiel C++ cribbage ({OPENSPIEL}): {ours / ref:.2f} (target {target};"
-                     f" {ref:,.0f} games/s; {rounds} rounds, the kernels and OpenSpiel in turn, of {seconds:g} s)")
-        print(line, flush=True)
-    for kernel, rates in alone_rates.items():
-        alone = statistics.median(rates)
-        line = (f"  the {kernel} kernel alone (its deal state stepped directly: no typed state, events, actions,"
-                f" legal list or record; a floor, not a target): {alone:,.0f} games/s")
-        if their_rates:
-            line += f"; ÷ OpenSpiel {alone / statistics.median(their_rates):.2f}"
+                     f" {ref:,.0f} games/s; {rounds} rounds, each harness and kernel and OpenSpiel in turn,"
+                     f" of {seconds:g} s)")
         print(line, flush=True)
 
 

@@ -51,8 +51,8 @@ class Phase(StrEnum):
 
 
 PHASES = tuple(Phase)
-SHOW_ORDER = tuple(tuple(tuple([(dealer + 1 + i) % n for i in range(n)] + [dealer]) for dealer in range(n))
-                    if n else () for n in range(5))
+SHOW_ORDER = tuple(tuple(tuple([kernel.show_seat(n, dealer, shown) for shown in range(n + 1)])
+                         for dealer in range(n)) if n else () for n in range(5))
 """The show's order by players and dealer: left of the dealer first, clockwise,
 the dealer last, then the crib (the dealer's)."""
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed

@@ -1,0 +1,120 @@
+"""A game played out on the kernel: the interface for simulations.
+
+A :class:`Playout` is a game in progress kept as the kernel's deal state and
+stepped in place, OpenSpiel's shape: :meth:`~Playout.legal_actions` lists
+the actions as the kernel's small int codes (:func:`.kernel.legal_codes`),
+:meth:`~Playout.apply_action` takes one, and the game goes on deal after
+deal with the service's pack until a side wins.  It tells no events, keeps
+no record or history and makes no typed state: it is for what plays many
+games or deals and reads only where they end (rollouts, self-play, a bot's
+sampled worlds).  Clients' games, with their checks, sentences, claims and
+events, are :func:`.state.apply_action`'s.
+
+It is the same engine: each code is stepped by :func:`.kernel.step` (the
+kernel functions the game engine's fast path calls), and what the kernel
+leaves to the typed engine (a step that wins the game, a renege) is applied
+by :func:`.position.apply` on the position the deal state makes, as the game
+engine does.  :func:`action_of` names a code as a game action;
+tests/test_playout.py holds a playout to the game engine action by action.
+"""
+
+from __future__ import annotations
+
+from ..cards import CARDS
+from ..engine import kernel
+from ..errors import IllegalError
+from ..options import GameOptions, side_of
+from ..play import GOS, PLAYS
+from .actions import GameAction
+from .compact import deal_state_of, position_of
+from .deck import pack_numbers
+from .position import COUNTS, CUTS, DEALS, DISCARDS, apply
+from .state import GameState
+
+NOBODY = kernel.NOBODY
+
+
+class Playout:
+    """A game from ``state`` on (a service-dealt game), stepped in place.  The deals after this one come
+    from the packs ``deck_seed`` fixes: the game's own by default; give a fresh one where the simulation
+    must not know the cards to come (a seat's rollouts: only the service may see the game's seed)."""
+
+    __slots__ = ("options", "first_dealer", "deck_seed", "deal", "dealer", "deal_state", "_legal", "_players",
+                 "_sides", "_target", "_dealt", "_to_crib", "_size", "_tournament")
+
+    def __init__(self, state: GameState, deck_seed: str | None = None) -> None:
+        if state.deck_seed is None:
+            raise IllegalError("a playout deals from the service's pack: this game's cards are the client's",
+                               rule="client_deck")
+        self.options: GameOptions = state.options
+        self.first_dealer: int = state.first_dealer
+        self.deck_seed: str = state.deck_seed if deck_seed is None else deck_seed
+        self.deal: int = state.deal
+        self.dealer: int = state.dealer
+        self.deal_state: kernel.DealState = state.deal_state
+        self._legal: list[int] | None = None
+        # the options as the kernel takes them, read once
+        o = state.options
+        self._players, self._target, self._tournament = o.players, o.target, o.tournament
+        self._sides = tuple([side_of(o.players, s) for s in range(o.players)])
+        self._dealt, self._to_crib, self._size = o.cards_dealt, o.dealt_to_crib, o.discards
+
+    def is_terminal(self) -> bool:
+        """Whether a side has won."""
+        phase: int = self.deal_state[0]
+        return phase == kernel.OVER_PHASE
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won, None while the game goes on."""
+        side: int = self.deal_state[15]
+        return None if side == NOBODY else side
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's front peg."""
+        pegs: tuple[int, ...] = self.deal_state[14]
+        return pegs[::2]
+
+    def legal_actions(self) -> list[int]:
+        """Every legal action now, as codes (:func:`.kernel.legal_codes`); none once the game is won."""
+        self._legal = legal = kernel.legal_codes(self.deal_state, self._players, self._size, self._tournament)
+        return legal
+
+    def apply_action(self, code: int) -> None:
+        """Take the legal action ``code``; :class:`IllegalError` for any other."""
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if code not in legal:
+            raise IllegalError(f"{code!r} is not a legal action now: {legal}", rule="not_legal", legal=legal)
+        self._legal = None
+        k = self.deal_state
+        nxt = kernel.step(k, code, self._players, self._sides, self._target, self.dealer, self._dealt, self._to_crib,
+                          self._size)
+        if nxt is None:  # a game won mid-step, or a renege: the typed engine's, as in the game engine
+            pos = position_of(self.options, self.deal, self.dealer, self.first_dealer, k)
+            nxt = deal_state_of(apply(pos, self.action_of(code))[0])
+        if nxt[0] == kernel.SHOW_PHASE and kernel.deal_over(nxt, self._players):
+            self.deal += 1
+            self.dealer = (self.dealer + 1) % self._players
+            nxt = kernel.deal_start(self._players, nxt[14], pack_numbers(self.deck_seed, self.deal))
+        self.deal_state = nxt
+
+    def action_of(self, code: int) -> GameAction:
+        """The game action the legal code ``code`` is now (the shared instance the game engine's
+        :func:`.legal` lists)."""
+        k, n = self.deal_state, self.options.players
+        if code < kernel.GO_CODE:
+            return PLAYS[k[5]][code]
+        if code == kernel.GO_CODE:
+            return GOS[k[5]]
+        if code == kernel.DEAL_CODE:
+            return DEALS[self.dealer]
+        if code == kernel.CUT_CODE:
+            return CUTS[(self.dealer + 1) % n]
+        if code == kernel.COUNT_CODE:
+            return COUNTS[kernel.show_seat(n, self.dealer, k[13])]
+        seat, i = divmod(code - kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT)
+        cards = kernel.discards_of(k[1][seat], self.options.discards)[i]
+        return DISCARDS[seat][tuple([CARDS[c] for c in cards])]

@@ -1,0 +1,105 @@
+"""A playout (service/core/game/playout.py) is the game engine: the same legal actions, the same deal
+after every action, the same winner, on both kernels (this file is in KERNEL_TESTS).
+
+Random games in every option mix are played twice, action by action: as the playout's codes, and as
+the game actions they name through the game engine (apply_action, which checks them itself).  At every
+point the legal codes name exactly the engine's legal list, in its order, and the two deal states are
+equal; at the end, the same side has won with the same pegs.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.core.engine import KERNEL
+from service.core.errors import IllegalError
+from service.core.game import Phase, apply_action, legal, new_game
+from service.core.game.playout import Playout
+from service.core.options import GameOptions
+
+MIXES = [GameOptions(), GameOptions(players=3), GameOptions(players=4), GameOptions(five_and_two=True),
+         GameOptions(target=61), GameOptions(tournament=True), GameOptions(muggins=True, tournament=True),
+         GameOptions(players=3, tournament=True), GameOptions(players=4, target=61)]
+
+
+@pytest.mark.parametrize("options", MIXES, ids=lambda o: f"{o.players}p-{o.target}-t{int(o.tournament)}"
+                         f"-m{int(o.muggins)}-52{int(o.five_and_two)}")
+def test_a_playout_is_the_game_engine(options: GameOptions) -> None:
+    rng = random.Random(f"playout-{KERNEL}-{options}")
+    typed_steps = 0
+    for game in range(5):
+        state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
+        p = Playout(state)
+        while not p.is_terminal():
+            codes = p.legal_actions()
+            assert [p.action_of(c) for c in codes] == legal(state)
+            code = rng.choice(codes)
+            action = p.action_of(code)
+            p.apply_action(code)
+            state, _ = apply_action(state, action)
+            assert (p.deal, p.dealer, p.deal_state) == (state.deal, state.dealer, state.deal_state), action
+            typed_steps += state.deal_state[0] == 5  # (the game's end is the typed engine's)
+        assert state.phase is Phase.OVER and p.winner == state.position.winner
+        assert p.scores == tuple(front for front, _ in state.position.pegs)
+        assert p.legal_actions() == [] == legal(state)
+    assert typed_steps == 5
+
+
+def test_reneges_take_the_typed_engine() -> None:
+    """Under tournament rules a go while able stands, as a renege the next opponent pegs (ACC 7.3): the
+    playout's go then is the game engine's."""
+    options = GameOptions(tournament=True)
+    rng = random.Random(f"renege-{KERNEL}")
+    reneges = 0
+    for game in range(30):
+        state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
+        p = Playout(state)
+        while not p.is_terminal():
+            codes = p.legal_actions()
+            code = 52 if 52 in codes and rng.random() < 0.5 else rng.choice(codes)
+            action = p.action_of(code)
+            reneges += code == 52 and len(codes) > 1
+            p.apply_action(code)
+            state, _ = apply_action(state, action)
+            assert p.deal_state == state.deal_state
+    assert reneges > 20
+
+
+def test_illegal_codes_are_refused_with_what_is_legal() -> None:
+    state, _ = new_game(GameOptions(), deck_seed="00" * 16)
+    p = Playout(state)
+    with pytest.raises(IllegalError) as refused:
+        p.apply_action(52)  # a go before the deal
+    assert refused.value.legal == [53]
+    before = p.deal_state
+    for code in (-1, 0, 55, 56 + 16 * 5, 10**6):
+        with pytest.raises(IllegalError):
+            p.apply_action(code)
+    assert p.deal_state == before  # nothing taken
+
+
+def test_a_client_deck_has_no_playout() -> None:
+    state, _ = new_game(GameOptions(deck="client"), dealer=0)
+    with pytest.raises(IllegalError):
+        Playout(state)
+
+
+def test_a_fresh_deck_seed_deals_the_later_deals() -> None:
+    """The deal in progress keeps its pack (it is in the deal state); every later deal comes from the
+    seed given, so a simulation from a seat's view need not know the game's."""
+    from service.core.game.deck import pack_numbers
+
+    state, _ = new_game(GameOptions(), deck_seed="ab" * 16)
+    own, fresh = Playout(state), Playout(state, deck_seed="cd" * 16)
+    while own.deal == 1:
+        code = own.legal_actions()[0]
+        assert fresh.legal_actions()[0] == code
+        own.apply_action(code)
+        fresh.apply_action(code)
+        if own.deal == 1:
+            assert own.deal_state == fresh.deal_state
+    assert own.deal_state[16] == pack_numbers("ab" * 16, 2)
+    assert fresh.deal_state[16] == pack_numbers("cd" * 16, 2)
+    assert own.deal_state[14] == fresh.deal_state[14]  # the same pegs into the next deal
