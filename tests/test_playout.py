@@ -14,7 +14,7 @@ import random
 import pytest
 
 from service.core.engine import KERNEL
-from service.core.errors import IllegalError
+from service.core.errors import IllegalError, MalformedError
 from service.core.game import Phase, apply_action, legal, new_game
 from service.core.game.playout import Playout
 from service.core.options import GameOptions
@@ -67,22 +67,33 @@ def test_reneges_take_the_typed_engine() -> None:
     assert reneges > 20
 
 
-def test_illegal_codes_are_refused_with_what_is_legal() -> None:
+def test_illegal_codes_are_refused_as_the_game_engine_refuses_them() -> None:
     state, _ = new_game(GameOptions(), deck_seed="00" * 16)
     p = Playout(state)
-    with pytest.raises(IllegalError) as refused:
-        p.apply_action(52)  # a go before the deal
-    assert refused.value.legal == [53]
-    before = p.deal_state
-    for code in (-1, 0, 55, 56 + 16 * 5, 10**6):
-        with pytest.raises(IllegalError):
+    for code in (52, 0, 56, 56 + 16 * 2, -1, 10**6):  # before the deal: no card, no go, no hand, no third seat
+        with pytest.raises(MalformedError):
             p.apply_action(code)
+    with pytest.raises(IllegalError) as refused:
+        p.apply_action(55)  # a count before the deal
+    assert refused.value.rule == "wrong_phase" and refused.value.legal == [p.action_of(53)]
+    while state.phase is not Phase.PLAY:
+        code = p.legal_actions()[0]
+        state, _ = apply_action(state, p.action_of(code))
+        p.apply_action(code)
+    held = state.position.the_play.held
+    assert held is not None
+    other = held[1 - state.position.the_play.turn][0]
+    before = p.deal_state
+    with pytest.raises(IllegalError) as refused:
+        p.apply_action(int(other))  # a card the seat to play does not hold
+    assert refused.value.rule == "card_not_held"
+    assert refused.value.legal == legal(state) == [p.action_of(c) for c in p.legal_actions()]
     assert p.deal_state == before  # nothing taken
 
 
 def test_a_client_deck_has_no_playout() -> None:
     state, _ = new_game(GameOptions(deck="client"), dealer=0)
-    with pytest.raises(IllegalError):
+    with pytest.raises(MalformedError):
         Playout(state)
 
 

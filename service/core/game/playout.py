@@ -3,7 +3,9 @@
 A :class:`Playout` is a game in progress kept as the kernel's deal state and
 stepped in place, OpenSpiel's shape: :meth:`~Playout.legal_actions` lists
 the actions as the kernel's small int codes (:func:`.kernel.legal_codes`),
-:meth:`~Playout.apply_action` takes one, and the game goes on deal after
+:meth:`~Playout.apply_action` takes one (any other is refused as the game
+engine refuses the action it names: :class:`~service.core.errors.IllegalError`
+with the rule and what is legal), and the game goes on deal after
 deal with the service's pack until a side wins.  It tells no events, keeps
 no record or history and makes no typed state: it is for what plays many
 games or deals and reads only where they end (rollouts, self-play, a bot's
@@ -22,13 +24,13 @@ from __future__ import annotations
 
 from ..cards import CARDS
 from ..engine import kernel
-from ..errors import IllegalError
+from ..errors import MalformedError
 from ..options import GameOptions, side_of
 from ..play import GOS, PLAYS
 from .actions import GameAction
 from .compact import deal_state_of, position_of
 from .deck import pack_numbers
-from .position import COUNTS, CUTS, DEALS, DISCARDS, apply
+from .position import COUNTS, CUTS, DEALS, DISCARDS, apply, check
 from .state import GameState
 
 NOBODY = kernel.NOBODY
@@ -44,8 +46,7 @@ class Playout:
 
     def __init__(self, state: GameState, deck_seed: str | None = None) -> None:
         if state.deck_seed is None:
-            raise IllegalError("a playout deals from the service's pack: this game's cards are the client's",
-                               rule="client_deck")
+            raise MalformedError("a playout deals from the service's pack: this game's cards are the client's")
         self.options: GameOptions = state.options
         self.first_dealer: int = state.first_dealer
         self.deck_seed: str = state.deck_seed if deck_seed is None else deck_seed
@@ -82,12 +83,17 @@ class Playout:
         return legal
 
     def apply_action(self, code: int) -> None:
-        """Take the legal action ``code``; :class:`IllegalError` for any other."""
+        """Take the legal action ``code``.  Any other: the game engine's :class:`IllegalError` for the
+        action it names (its rule, its sentence, the legal actions), :class:`MalformedError` if it names
+        none."""
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
         if code not in legal:
-            raise IllegalError(f"{code!r} is not a legal action now: {legal}", rule="not_legal", legal=legal)
+            # the game engine's sentence and rule for the action the code names (IllegalError)
+            check(position_of(self.options, self.deal, self.dealer, self.first_dealer, self.deal_state),
+                  self.action_of(code))
+            raise AssertionError(f"{code} is legal to the game engine but not a legal code")
         self._legal = None
         k = self.deal_state
         nxt = kernel.step(k, code, self._players, self._sides, self._target, self.dealer, self._dealt, self._to_crib,
@@ -102,19 +108,23 @@ class Playout:
         self.deal_state = nxt
 
     def action_of(self, code: int) -> GameAction:
-        """The game action the legal code ``code`` is now (the shared instance the game engine's
-        :func:`.legal` lists)."""
-        k, n = self.deal_state, self.options.players
-        if code < kernel.GO_CODE:
-            return PLAYS[k[5]][code]
-        if code == kernel.GO_CODE:
-            return GOS[k[5]]
+        """The game action ``code`` names now (the shared instance the game engine's :func:`.legal`
+        lists); :class:`MalformedError` when it names none (no code, or a card when nobody is to play)."""
+        k, o = self.deal_state, self.options
+        n, turn = o.players, k[5]
+        if 0 <= code < kernel.GO_CODE and turn != NOBODY:
+            return PLAYS[turn][code]
+        if code == kernel.GO_CODE and turn != NOBODY:
+            return GOS[turn]
         if code == kernel.DEAL_CODE:
             return DEALS[self.dealer]
         if code == kernel.CUT_CODE:
             return CUTS[(self.dealer + 1) % n]
-        if code == kernel.COUNT_CODE:
+        if code == kernel.COUNT_CODE and k[13] <= n:
             return COUNTS[kernel.show_seat(n, self.dealer, k[13])]
         seat, i = divmod(code - kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT)
-        cards = kernel.discards_of(k[1][seat], self.options.discards)[i]
-        return DISCARDS[seat][tuple([CARDS[c] for c in cards])]
+        if code >= kernel.DISCARD_CODE and seat < n:
+            discards = kernel.discards_of(k[1][seat], o.discards)
+            if i < len(discards):
+                return DISCARDS[seat][tuple([CARDS[c] for c in discards[i]])]
+        raise MalformedError(f"{code!r} names no action now (the legal codes: {self.legal_actions()})")
