@@ -748,6 +748,12 @@ def deal_pack(k: DealState, players: int, dealer: int, cards_dealt: int, to_crib
             k[8], k[9], k[10], k[11], k[12], k[13], k[14], k[15], pack)
 
 
+def starter_at(players: int, cards_dealt: int, to_crib: int) -> int:
+    """Where the starter lies in the pack: the card after every hand's and the crib's dealt cards (the one
+    the pone's cut turns)."""
+    return players * cards_dealt + to_crib
+
+
 def lay_away(k: DealState, seat: int, cards: tuple[int, ...]) -> DealState:
     """``seat`` discards ``cards`` (held, distinct) to the crib; the cut follows the last seat's."""
     hands: list[tuple[int, ...]] = list(k[1])
@@ -967,7 +973,8 @@ def step(k: DealState, code: int, players: int, sides: tuple[int, ...], target: 
     if code == DEAL_CODE:
         return deal_pack(k, players, dealer, cards_dealt, to_crib)
     if code == CUT_CODE:
-        return turn_starter(k, (dealer + 1) % players, k[16][players * cards_dealt + to_crib], sides[dealer], target)
+        starter: int = k[16][starter_at(players, cards_dealt, to_crib)]
+        return turn_starter(k, (dealer + 1) % players, starter, sides[dealer], target)
     if code == COUNT_CODE:
         counted = count_hand(k, players, sides, target, show_seat(players, dealer, k[13]))
         return None if counted is None else counted[0]

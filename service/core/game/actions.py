@@ -113,7 +113,7 @@ _NAMES = tuple(str(c) for c in CARDS)
 
 
 def _cards_text(cards: tuple[Card, ...]) -> str:
-    return "".join(map(_NAMES.__getitem__, cards))
+    return "".join([_NAMES[c] for c in cards])
 
 
 _PLAY_TEXT = tuple(tuple(f"play {seat} {card}" for card in CARDS) for seat in range(4))

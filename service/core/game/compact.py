@@ -190,7 +190,7 @@ def _cut(state: GameState, action: Cut) -> Stepped:
     if (k[0] != kernel.CUT_PHASE or not k[16] or action.seat != pone or action.starter is not None
             or action.claim is not None):
         return None  # a client's cards, out of turn, or what the dealer claims of his heels
-    turned = k[16][o.players * o.cards_dealt + o.dealt_to_crib]
+    turned = k[16][kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
     nxt = kernel.turn_starter(k, pone, turned, _SIDES[o.players][dealer], o.target)
     if nxt is None:
         return None  # his heels win the game: the typed path pegs them and ends it
@@ -218,7 +218,8 @@ class _Discards(dict[tuple[int, ...], Discard]):
         return discard
 
 
-_DISCARDS = tuple(_Discards(seat) for seat in range(4))
+DISCARDS_BY_NUMBER = tuple(_Discards(seat) for seat in range(4))
+"""``DISCARDS_BY_NUMBER[seat][cards]``: a discard's shared instance by its cards' plain numbers."""
 
 
 def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
@@ -242,7 +243,7 @@ def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
         out = []
         for s in range(n):
             if not discards[s] and (seat is None or s == seat):
-                out += map(_DISCARDS[s].__getitem__, combinations(hands[s], size))
+                out += map(DISCARDS_BY_NUMBER[s].__getitem__, combinations(hands[s], size))
         return out
     actions: tuple[GameAction, ...]
     if phase == kernel.DEAL_PHASE:

@@ -22,15 +22,14 @@ tests/test_playout.py holds a playout to the game engine action by action.
 
 from __future__ import annotations
 
-from ..cards import CARDS
 from ..engine import kernel
 from ..errors import MalformedError
 from ..options import GameOptions, side_of
 from ..play import GOS, PLAYS
 from .actions import GameAction
-from .compact import deal_state_of, position_of
+from .compact import DISCARDS_BY_NUMBER, deal_state_of, position_of
 from .deck import pack_numbers
-from .position import COUNTS, CUTS, DEALS, DISCARDS, apply, check
+from .position import COUNTS, CUTS, DEALS, apply, check
 from .state import GameState
 
 NOBODY = kernel.NOBODY
@@ -126,5 +125,5 @@ class Playout:
         if code >= kernel.DISCARD_CODE and seat < n:
             discards = kernel.discards_of(k[1][seat], o.discards)
             if i < len(discards):
-                return DISCARDS[seat][tuple([CARDS[c] for c in discards[i]])]
+                return DISCARDS_BY_NUMBER[seat][discards[i]]
         raise MalformedError(f"{code!r} names no action now (the legal codes: {self.legal_actions()})")

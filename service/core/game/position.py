@@ -395,7 +395,7 @@ def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAc
         assert a.starter is not None  # _check_cut: a client deck's cut gives the starter
         starter = a.starter
     else:
-        starter = pos.cards[o.players * o.cards_dealt + o.dealt_to_crib]
+        starter = pos.cards[kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
         a = Cut(a.seat, starter, a.claim)
     pegs, winner = pos.pegs, None
     scores: Sequence[Score] = ()

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from functools import lru_cache
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
+from functools import lru_cache
 from typing import Iterator, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
