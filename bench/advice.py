@@ -6,23 +6,28 @@ over HTTP (p50 / p99, sequential keep-alive requests to gunicorn on
 strong bot against the greedy one over seeded 2-player games (win rate with
 its 95 % Wilson interval, mean points a hand pegged and counted by each side).
 
-The strong bot with a larger pegging budget (BENCH_CANDIDATE_BUDGET
-positions a play, default 30,000: ten times today's deals) against today's
-strong level (the strong bot before issue 19: the tuned discards and
-:data:`TODAY_BOT_NODE_BUDGET` positions a play, :func:`today_strong`) over
-duplicate deals: each seeded deal played twice, the seats swapped, so the
-cards favour neither; the win rate with a 95 % interval over the pairs, and
-the points a hand each pegged.
+The strong bot as it ships (``bot.STRONG``: in the play it reads the other
+seat's cards from what a strong player keeps) against today's strong level
+(the strong bot before issue 19: the tuned discards and
+:data:`TODAY_BOT_NODE_BUDGET` positions a play over uniform deals,
+``bot.STRONG_BEFORE``, :func:`today_strong`) over duplicate deals: each
+seeded deal played twice, the seats swapped, so the cards favour neither; the
+win rate with a 95 % interval over the pairs, and the points a hand each
+pegged.  BENCH_CANDIDATE_BUDGET gives the shipped bot more positions a play
+(30,000, ten times today's deals, measured level with today's: more deals
+alone are not stronger).
 
 Environment: BENCH_BOT_GAMES (games of the match, default 2000),
-BENCH_DUPLICATE_PAIRS (pairs of games of the duplicate match, default 500),
-BENCH_CANDIDATE_BUDGET (the strong bot's positions a play in it, default 30000),
+BENCH_DUPLICATE_PAIRS (pairs of games of the duplicate match, default 1000),
+BENCH_CANDIDATE_BUDGET (the shipped strong bot's positions a play in it, default as shipped),
 BENCH_ADVICE_DEALS (in-process deals per line, default 400).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
+import inspect
 import json
 import math
 import os
@@ -47,10 +52,10 @@ from . import harness
 ROOT = Path(__file__).resolve().parent.parent
 DEALS = int(os.environ.get("BENCH_ADVICE_DEALS", "400"))
 BOT_GAMES = int(os.environ.get("BENCH_BOT_GAMES", "2000"))
-DUPLICATE_PAIRS = int(os.environ.get("BENCH_DUPLICATE_PAIRS", "500"))
+DUPLICATE_PAIRS = int(os.environ.get("BENCH_DUPLICATE_PAIRS", "1000"))
 TODAY_BOT_NODE_BUDGET = 3_000
 """The strong bot's positions a play before the kernel: today's strong level."""
-CANDIDATE_BUDGET = int(os.environ.get("BENCH_CANDIDATE_BUDGET", "30000"))
+CANDIDATE_BUDGET = int(os.environ.get("BENCH_CANDIDATE_BUDGET", str(bot.STRONG.node_budget)))
 
 
 def _deals(n: int, dealt: int, seed: str) -> list[list[int]]:
@@ -139,13 +144,16 @@ def _deals_at_a_lead() -> None:
     budget = getattr(bot, "BOT_NODE_BUDGET", None)
     if budget is not None:
         budgets.append((f"the strong bot's budget ({budget:,} positions)", {"node_budget": budget}))
+        if "read_throw" in inspect.signature(advise).parameters:  # the strong bot's deals as it ships
+            budgets.append(("the same, the other's cards read from its throw",
+                            {"node_budget": budget, "read_throw": True}))
     for label, kwargs in budgets:
         cpu, samples = [], []
         for i, k in enumerate(ks):
             t = time.process_time()
             samples.append(advise(k, None, seed=i, **kwargs).samples)
             cpu.append(time.process_time() - t)
-        print(f"  {label:<44}: median {statistics.median(samples):5.0f} deals a request, p50"
+        print(f"  {label:<48}: median {statistics.median(samples):5.0f} deals a request, p50"
               f" {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU;"
               f" {sum(samples) / sum(cpu):8,.0f} deals a CPU second", flush=True)
 
@@ -282,18 +290,20 @@ def bot_match() -> None:
 
 def today_strong(v: bot.SeatView) -> Any:
     """Today's strong level (before issue 19): the tuned discard advisor's first choice, and the pegging
-    advisor at :data:`TODAY_BOT_NODE_BUDGET` positions a play; the rest as the strong bot does it."""
+    advisor at :data:`TODAY_BOT_NODE_BUDGET` positions a play over uniform deals (``bot.STRONG_BEFORE``);
+    the rest as the strong bot does it."""
     if v.phase == "discard":
         own = v.seat == v.dealer  # 2 players
         return Discard(v.seat, analyse_discards(v.hand, v.players, own, model="tuned").choices[0].discard)
-    return bot.suggest(v, "strong", TODAY_BOT_NODE_BUDGET).action
+    return bot.suggest(v, "strong", dataclasses.replace(bot.STRONG_BEFORE, node_budget=TODAY_BOT_NODE_BUDGET)).action
 
 
 def duplicate_match(pairs: int, budget: int, seed: str = "bench-duplicate", progress: bool = True) -> dict[str, Any]:
-    """The strong bot at ``budget`` positions a play (``new``) against today's strong level
+    """The shipped strong bot at ``budget`` positions a play (``new``) against today's strong level
     (:func:`today_strong`, ``today``) over ``pairs`` seeded 2-player deals to 121, each played twice
     with the seats swapped."""
-    play = {"new": lambda v: bot.suggest(v, "strong", budget).action, "today": today_strong}
+    new = dataclasses.replace(bot.STRONG, node_budget=budget)
+    play = {"new": lambda v: bot.suggest(v, "strong", new).action, "today": today_strong}
     pair_scores, pegged_diff = [], []
     pegged = {"new": 0, "today": 0}
     hands = 0
@@ -339,9 +349,10 @@ def _mean_interval(xs: list[float], z: float = 1.959964) -> tuple[float, float]:
 
 
 def strong_against_today() -> None:
-    print(f"-- the strong bot at {CANDIDATE_BUDGET:,} positions a play (BENCH_CANDIDATE_BUDGET; it ships with"
-          f" {bot.BOT_NODE_BUDGET:,}) against today's strong level ({TODAY_BOT_NODE_BUDGET:,}): {DUPLICATE_PAIRS}"
-          " duplicate pairs of seeded 2-player games to 121 (BENCH_DUPLICATE_PAIRS) --", flush=True)
+    print(f"-- the strong bot as it ships ({bot.STRONG}; positions a play: {CANDIDATE_BUDGET:,},"
+          f" BENCH_CANDIDATE_BUDGET) against today's strong level ({TODAY_BOT_NODE_BUDGET:,} positions a play,"
+          f" uniform deals): {DUPLICATE_PAIRS} duplicate pairs of seeded 2-player games to 121"
+          " (BENCH_DUPLICATE_PAIRS) --", flush=True)
     r = duplicate_match(DUPLICATE_PAIRS, CANDIDATE_BUDGET)
     lo, hi = r["interval"]
     dlo, dhi = r["pegged_diff_interval"]

@@ -115,3 +115,32 @@ def test_random_model_equals_brute_force_with_many_cards_known(data, players, ow
         assert ch.hand.mean == pytest.approx(mean, abs=1e-9)
         assert ch.crib == pytest.approx(crib, abs=1e-9)
         assert ch.net == pytest.approx(net, abs=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([(6, 2), (5, 2), (5, 3), (5, 4)]), st.booleans(), st.randoms(use_true_random=False))
+def test_the_tuned_throw_is_the_analysis_first_choice(deal, own_crib, rng):
+    """The advisors' fast throw (no analysis built) is exactly the tuned analysis's first choice."""
+    from service.advice.discards import tuned_throw
+    dealt, players = deal
+    cards = rng.sample(CARDS, dealt)
+    assert tuned_throw(cards, players, own_crib) == analyse_discards(cards, players, own_crib).choices[0].discard
+
+
+def test_the_tuned_throw_breaks_ties_as_the_analysis_does():
+    """Throws of equal net and hand (suits alike: 2S 3S vs 2H 3H kept or thrown) go to the first in order."""
+    from service.advice.discards import tuned_throw
+    for text in ("2S 3S 2H 3H KD KC", "2H 3H 2S 3S KD KC", "KD KC 2S 3S 2H 3H"):
+        cards = parse_cards(text.split())
+        for own in (True, False):
+            assert tuned_throw(cards, 2, own) == analyse_discards(cards, 2, own).choices[0].discard
+
+
+def test_the_strong_throw_does_not_depend_on_the_cards_order():
+    from service.advice.discards import strong_throw
+    rng = random.Random("strong-throw")
+    for _ in range(200):
+        six = rng.sample(CARDS, 6)
+        own = rng.random() < 0.5
+        want = analyse_discards(sorted(six), 2, own).choices[0].discard
+        assert strong_throw(six, own) == strong_throw(list(reversed(six)), own) == want

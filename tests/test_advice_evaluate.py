@@ -175,7 +175,7 @@ def test_inferred_worlds_are_what_the_strong_level_keeps(seed) -> None:
     dealer = _Dealer(k)
     played = tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == opp)
     seen = set(v.hand) | set(v.discards) | {v.starter} | {a.card for a in v.plays if isinstance(a, PlayCard)}
-    worlds = _Deal2(v, infer_throws=True)._inferred(dealer, played, random.Random(seed), 20)
+    worlds = _Deal2(v, infer_throws=True)._inferred(dealer, random.Random(seed), 20)
     assert len(worlds) == 20
     for held, thrown in worlds:
         assert held[seat] == dealer.mine

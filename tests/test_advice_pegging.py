@@ -117,3 +117,57 @@ def test_an_exact_solve_past_the_cap_is_refused(monkeypatch):
         pegging.solve_known(play)
     with pytest.raises(MalformedError, match="positions"):  # a first deal past the cap: nothing to answer
         advise(_four_player_lead(), 5, seed=2)
+
+
+def _after_a_king_lead() -> tuple:
+    """Seat 1 deals and is to play after pone (seat 0) led a king: seat 1 knows its four, its two
+    discards and the starter (no five among them: four fives are unseen)."""
+    mine = [CARDS[i] for i in (0, 9, 26, 35)]  # AC 3D 7H 9S
+    seen = [CARDS[i] for i in (6, 30, 41)]  # 2H, 8H thrown; starter JD
+    return knowledge(2, 0, 1, mine, [PlayCard(0, CARDS[48])], seen)
+
+
+def test_knowledge_records_the_cards_each_seat_laid():
+    hand = [CARDS[i] for i in (0, 5, 9, 13)]
+    k = knowledge(2, 1, 1, hand, [PlayCard(1, CARDS[0]), PlayCard(0, CARDS[44])])
+    assert k.pone == 1
+    assert k.played_by == ((CARDS[44],), (CARDS[0],))
+
+
+def test_deals_read_from_the_throw_give_the_pone_its_fives():
+    """A pone keeps fives (a five thrown is points in the dealer's crib): in deals read from its throw
+    it holds far more of them than in uniform deals of the unseen cards (3 x 4 / 42 = 0.29 a deal)."""
+    from service.advice.pegging import _Dealer
+    k = _after_a_king_lead()
+    rng = random.Random("fives")
+
+    def fives(dealer: _Dealer) -> float:
+        return sum(sum(c.rank == 5 for c in dealer.deal(rng)[0]) for _ in range(600)) / 600
+    uniform, read = fives(_Dealer(k)), fives(_Dealer(k, read_throw=True))
+    assert 0.2 < uniform < 0.4
+    assert read > 2 * uniform
+
+
+@pytest.mark.parametrize("players,five_and_two,before,reads",
+                         [(2, False, False, True), (2, True, False, False), (3, False, False, False),
+                          (2, False, True, False)])
+def test_the_strong_level_reads_throws_with_two_players_dealt_six(players, five_and_two, before, reads, monkeypatch):
+    """As it ships, with two players dealt six; never in other deals, nor as it shipped before."""
+    from service.advice import bot
+    from service.core.game import apply_action, new_game
+    from service.core.options import GameOptions
+    asked = []
+    real = bot.advise
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs["read_throw"])
+        return real(*args, **kwargs)
+    monkeypatch.setattr(bot, "advise", spy)
+    if before:
+        monkeypatch.setattr(bot, "STRONG", bot.STRONG_BEFORE)
+    state, _ = new_game(GameOptions(players=players, five_and_two=five_and_two, deck="seeded", seed="reads"),
+                        dealer=0, game_id="2" * 32)
+    while state.phase != "show":
+        seat = state.to_act()[0]
+        state, _ = apply_action(state, bot.suggest(bot.seat_view(state, seat), "strong").action)
+    assert asked and set(asked) == {reads}

@@ -321,6 +321,7 @@ def test_the_starters_tally_is_every_starter_counted(k: ModuleType, keep: list[C
     starters = tuple(c for c in CARDS if c not in keep)
     want = Counter(reference_total_fast(tuple(keep), s, False) for s in starters)
     assert k.starter_tally(*keep, starters) == [want.get(t, 0) for t in range(30)]
+    assert k.starter_total(*keep, starters) == sum(reference_total_fast(tuple(keep), s, False) for s in starters)
 
 
 def test_weighted_rank_points_is_the_sum_it_names(k: ModuleType) -> None:

@@ -13,7 +13,10 @@ Levels:
 * ``greedy``: the discard that keeps the best hand on average (the crib
   ignored), the play that scores most now (the highest card on a tie);
 * ``strong``: the discard advisor (``tuned`` crib model) and the pegging
-  advisor (perfect-information Monte Carlo over double-dummy solves);
+  advisor (perfect-information Monte Carlo over double-dummy solves); with
+  two players dealt six, the other seat's cards in its deals are read from
+  what a strong player keeps and throws (:meth:`.pegging._Dealer.read_throw`),
+  not drawn uniformly;
 * ``board``: plays to win the game, not for points: its discards, plays and
   goes are the ones :mod:`.evaluate` ranks first by the chance of winning
   (the end of the deal valued by the board's odds, pegging out and the
@@ -50,10 +53,28 @@ from .view import seat_view as seat_view
 
 LEVELS = ("greedy", "strong", "board")
 BOT_SAMPLES = None
-"""The strong bot's pegging deals: as many as :data:`BOT_NODE_BUDGET` allows."""
+"""The strong bot's pegging deals: as many as its node budget allows."""
 BOARD_NEAR = 60
 """The board level plays for the game once a side is this close to the target (it scores more than 60
 in a deal almost never); farther, as the strong level (the same choices, far cheaper)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StrongPlay:
+    """How the strong level pegs (:func:`.pegging.advise`)."""
+
+    node_budget: int = BOT_NODE_BUDGET
+    """Positions searched a play, over as many deals as they allow."""
+    read_throw: bool = True
+    """With two players dealt six, the other seat's cards in its deals are read from what a strong player
+    keeps and throws (:meth:`.pegging._Dealer.read_throw`), not drawn uniformly from the unseen cards."""
+
+
+STRONG = StrongPlay()
+"""The strong level's settings."""
+STRONG_BEFORE = StrongPlay(read_throw=False)
+"""As it shipped before (the other seat's cards drawn uniformly): the strong level that bench/advice.py's
+duplicate match measures the shipped one against."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +119,11 @@ def _own_crib(v: SeatView) -> bool:
     return side_of(v.players, v.seat) == side_of(v.players, v.dealer)
 
 
-def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None,
+def suggest(v: SeatView, level: str = "strong", strong: StrongPlay | None = None,
             board: BoardPlay | None = None) -> Suggestion:
     """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take.
-    ``node_budget``: the strong level's positions a play (None: :data:`BOT_NODE_BUDGET`); ``board``:
-    the board level's settings (None: :data:`BOARD`)."""
+    ``strong``: how the strong level pegs (None: :data:`STRONG`; the board level too, far from the
+    target); ``board``: the board level's settings (None: :data:`BOARD`)."""
     if v.seat not in v.to_act:
         waiting = ("the game is over" if not v.to_act
                    else "waiting for " + ", ".join(f"seat {s}" for s in v.to_act))
@@ -118,7 +139,7 @@ def suggest(v: SeatView, level: str = "strong", node_budget: int | None = None,
     if v.phase is Phase.DISCARD:
         return _discard(v, level)
     assert v.phase is Phase.PLAY  # a seat acts in no other phase (over: none is to act)
-    return _play(v, level, BOT_NODE_BUDGET if node_budget is None else node_budget)
+    return _play(v, level, STRONG if strong is None else strong)
 
 
 def _discard(v: SeatView, level: str) -> Suggestion:
@@ -134,7 +155,7 @@ def _discard(v: SeatView, level: str) -> Suggestion:
         analysis.choices[1].net if len(analysis.choices) > 1 else None))
 
 
-def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
+def _play(v: SeatView, level: str, strong: StrongPlay) -> Suggestion:
     seen = (*v.discards, *((v.starter,) if v.starter is not None else ()))
     k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, seen, v.tournament)
     play = k.play
@@ -146,11 +167,18 @@ def _play(v: SeatView, level: str, node_budget: int) -> Suggestion:
     if level == "greedy":
         action, pts = greedy_action(play, v.seat, held)
         return Suggestion(action, level, GreedyPlay(pts))
-    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=node_budget)
+    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=strong.node_budget,
+                    read_throw=reads_throw(v, strong))
     options = advice.options
     best = options[0]
     return Suggestion(best.action, level, AdvisedPlay(
         advice.samples, tuple([PlayChoice(o.action, o.own, o.others, o.net) for o in options])))
+
+
+def reads_throw(v: SeatView, strong: StrongPlay | None = None) -> bool:
+    """Whether the strong level's pegging deals read the other seat's cards from its throw in ``v``'s deal
+    (:attr:`StrongPlay.read_throw`: two players dealt six); the game review values plays alike."""
+    return (STRONG if strong is None else strong).read_throw and v.players == 2 and not v.five_and_two
 
 
 def _near(v: SeatView) -> bool:

@@ -51,3 +51,25 @@ def crib_value(mode: str, own: bool, throw: Sequence[int]) -> float:
     """The tuned expected crib for ``throw`` in a deal of ``mode``."""
     value: float = table()["tables"][mode]["own" if own else "opponent"][throw_class(throw)]
     return value
+
+
+def throw_index(throw: Sequence[int]) -> int:
+    """Where :func:`crib_values` keeps a throw of one card or two (cards as their numbers 0-51)."""
+    return throw[0] if len(throw) == 1 else 52 + 52 * throw[0] + throw[1]
+
+
+@lru_cache(maxsize=16)
+def crib_values(mode: str, own: bool) -> tuple[float, ...]:
+    """:func:`crib_value` of every throw of one card and of two, by :func:`throw_index`: the table read
+    once, where a throw's class text costs more than the rest of a discard's value (for the advisors
+    that find a discard thousands of times a decision)."""
+    values = table()["tables"][mode]["own" if own else "opponent"]
+    out = [0.0] * (52 + 52 * 52)
+    for a in range(52):
+        if mode != "two":  # one card thrown
+            out[a] = values[throw_class((a,))]
+            continue
+        for b in range(52):
+            if a != b:
+                out[52 + 52 * a + b] = values[throw_class((a, b))]
+    return tuple(out)

@@ -142,6 +142,43 @@ def analyse_discards(cards: Sequence[Card], players: int, own_crib: bool, known:
     return DiscardAnalysis(model, players, own_crib, len(unseen), tuple(choices))
 
 
+def tuned_throw(cards: Sequence[Card], players: int, own_crib: bool) -> tuple[Card, ...]:
+    """The ``tuned`` model's best discard of ``cards`` with nothing else known: the first choice of
+    :func:`analyse_discards` (the best net, then the best hand, then the first in its order), found
+    without building the analysis.  The advisors that read another seat's cards from what it threw call
+    this thousands of times a decision; ``tests/test_advice_discards.py`` holds the two equal."""
+    n = [int(c) for c in cards]
+    unseen = tuple([c for c in range(52) if c not in n])
+    values = crib_table.crib_values(table_mode(players, len(n)), own_crib)
+    sign = 1.0 if own_crib else -1.0
+    total = kernel.starter_total
+    best: tuple[int, ...] = ()
+    best_net = best_mean = -1e9
+    for throw, (a, b, c, d) in _SPLITS[len(n)]:
+        mean = total(n[a], n[b], n[c], n[d], unseen) / len(unseen)
+        thrown = tuple([n[i] for i in throw])
+        net = mean + sign * values[crib_table.throw_index(thrown)]
+        if net > best_net or (net == best_net and mean > best_mean):
+            best, best_net, best_mean = thrown, net, mean
+    return tuple([CARDS[c] for c in best])
+
+
+_SPLITS = {dealt: tuple([(throw, tuple([i for i in range(dealt) if i not in throw]))
+                         for throw in combinations(range(dealt), dealt - 4)]) for dealt in (5, 6)}
+"""A deal's positions thrown and kept, in :func:`analyse_discards`'s order."""
+
+
+@lru_cache(maxsize=4096)
+def _sorted_strong_throw(cards: tuple[Card, ...], own_crib: bool) -> tuple[Card, ...]:
+    return tuned_throw(cards, 2, own_crib)
+
+
+def strong_throw(cards: Sequence[Card], own_crib: bool) -> tuple[Card, ...]:
+    """What the strong level throws from a 2-player six (in any order): :func:`tuned_throw` of the cards
+    sorted, so that a tie falls the same way whatever order they were drawn in."""
+    return _sorted_strong_throw(tuple(sorted(cards)), own_crib)
+
+
 def hand_outlook(keep: Sequence[Card], unseen: Sequence[Card]) -> HandOutlook:
     """The show of ``keep`` with each unseen card as the starter."""
     a, b, c, d = keep
@@ -228,5 +265,7 @@ __all__ = [
     "crib_cards_unknown",
     "hand_outlook",
     "parse_cards",
+    "strong_throw",
     "table_mode",
+    "tuned_throw",
 ]

@@ -42,16 +42,16 @@ from functools import lru_cache
 from itertools import combinations
 from math import comb
 
-from service.core.cards import CARDS, VALUE, Card
+from service.core.cards import CARDS, Card
 from service.core.engine import kernel
 from service.core.game import Count, Cut, Deal, Discard, GameState, Phase
 from service.core.game.actions import GameAction
 from service.core.options import side_of, sides_of
 from service.core.play import PlayCard
 
-from .discards import analyse_discards
+from .discards import analyse_discards, strong_throw
 from .odds import board_odds
-from .pegging import BOT_NODE_BUDGET, Solver, _count, _Dealer, _hands, _moves, advise, knowledge
+from .pegging import BOT_NODE_BUDGET, READ_TRIES, Solver, _count, _Dealer, _hands, _moves, advise, knowledge
 from .reply import PointsReply
 from .view import SeatView, routine_action, seat_view
 
@@ -248,10 +248,10 @@ class _Deal2:
                 own = mine if mine is not None else tuple(cards[dealt:2 * dealt])
                 theirs = tuple(cards[:dealt])
                 dealt_crib = tuple(cards[len(cards) - to_crib:])
-                their_throw = _strong_throw(theirs, opp == self.dealer)
+                their_throw = strong_throw(theirs, opp == self.dealer)
                 for i in which:
                     d = actions[i][1]
-                    d = d if d is not None else _strong_throw(own, self.me == self.dealer)
+                    d = d if d is not None else strong_throw(own, self.me == self.dealer)
                     hands: list[tuple[Card, ...]] = [(), ()]
                     hands[self.me] = tuple(c for c in own if c not in d)
                     hands[opp] = tuple(c for c in theirs if c not in their_throw)
@@ -283,7 +283,7 @@ class _Deal2:
         to_crib = 4 - len(v.discards)
         position = _count(play)
         sums: dict[int, list[float]] = {}
-        worlds = self._inferred(dealer, played_by[opp], rng, samples) if self.infer_throws else []
+        worlds = self._inferred(dealer, rng, samples) if self.infer_throws else []
         if not worlds:
             for held in _holdings(dealer, opp, rng, samples):
                 rest = [c for c in dealer.unseen if c not in held[opp]]
@@ -301,25 +301,18 @@ class _Deal2:
         n = len(worlds)
         return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
 
-    def _inferred(self, dealer: _Dealer, played: tuple[Card, ...], rng: random.Random,
-                  samples: int) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+    def _inferred(self, dealer: _Dealer, rng: random.Random, samples: int) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
         """``samples`` worlds of the other seat's unplayed cards and its two cards in the crib, drawn from
-        what it would have thrown: six cards dealt to it at random (the ones it has played among them),
-        kept only when the strong level's discard from them throws none of its played cards and keeps no
-        card its goes rule out -- so it holds what a strong player keeps (fives, pairs, runs), not any four
-        cards.  Empty when too few fit in :data:`INFER_TRIES` deals a world (then the draw is uniform)."""
+        what it would have thrown (:meth:`.pegging._Dealer.read_throw`: what a strong player keeps, fives,
+        pairs and runs, not any four cards).  Empty when too few fit in :data:`.pegging.READ_TRIES` deals a
+        world (then the draw is uniform)."""
         opp = 1 - self.me
-        need, limit = dealer.need[opp], dealer.limits[opp]
-        own_crib = opp == self.dealer
         out: list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]] = []
-        for _ in range(INFER_TRIES * samples):
-            cards = rng.sample(dealer.unseen, need + 2)
-            thrown = _strong_throw(played + tuple(cards), own_crib)
-            if any(c in played for c in thrown):
+        for _ in range(READ_TRIES * samples):
+            read = dealer.read_throw(rng)
+            if read is None:
                 continue
-            held = tuple(c for c in cards if c not in thrown)
-            if any(VALUE[c] <= limit for c in held):
-                continue
+            held, thrown = read
             out.append((tuple(held if s == opp else dealer.mine for s in (0, 1)), thrown))
             if len(out) == samples:
                 return out
@@ -373,9 +366,6 @@ class _Deal2:
         return [ActionValue(action, net / n, win / n)]
 
 
-INFER_TRIES = 12
-"""Deals tried a world when drawing the other seat's cards from what the strong level keeps (most are
-kept: its throw avoids its played cards in a half to a fifth of the deals)."""
 ENUMERATE = 96
 """When the other seat's possible holdings are this few or fewer (late in a play), every one of them is
 a world, each once: exact over its cards, where sampling would leave the choice to chance."""
@@ -390,14 +380,6 @@ def _holdings(dealer: _Dealer, opp: int, rng: random.Random, samples: int) -> li
     return [dealer.deal(rng) for _ in range(samples)]
 
 
-def _strong_throw(cards: Sequence[Card], own_crib: bool) -> tuple[Card, ...]:
-    """What the strong level throws from ``cards`` (2 players)."""
-    return _strong_throw_cached(tuple(sorted(cards)), own_crib)
-
-
-@lru_cache(maxsize=4096)
-def _strong_throw_cached(cards: tuple[Card, ...], own_crib: bool) -> tuple[Card, ...]:
-    return analyse_discards(cards, 2, own_crib, model="tuned").choices[0].discard
 
 
 def _table_values(v: SeatView) -> list[ActionValue]:

@@ -16,7 +16,9 @@ random, consistently with everything the seat knows (the cards it holds,
 kept and thrown, the starter, every card played, and that a seat which said
 go at count ``c`` holds nothing worth ``31 - c`` or less), each deal is
 solved double dummy, and each legal action's points to the end of the hand
-are averaged.  Seeded; the number of deals is the caller's.
+are averaged.  Seeded; the number of deals is the caller's.  With ``read_throw``
+(the strong bot, the game review: 2 players dealt six) the other seat's cards
+are drawn from what a strong player keeps, not uniformly (:meth:`_Dealer.read_throw`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from service.core.engine import kernel
 from service.core.errors import IllegalError, MalformedError
 from service.core.options import side_of
 from service.core.play import Go, Play, PlayCard, replay
+
+from .discards import strong_throw
 
 BOT_NODE_BUDGET = 3_000
 """Positions the strong computer opponent searches a play (about 15-20 ms here): a quarter of the advice
@@ -120,6 +124,9 @@ class SeatKnowledge:
     seen: tuple[Card, ...]
     go_limits: tuple[int, ...]
     """Per seat, the highest card value it cannot hold (from the goes it said), 0 for none."""
+    pone: int
+    played_by: tuple[tuple[Card, ...], ...]
+    """Per seat, the cards it has laid in this play."""
 
 
 def knowledge(players: int, pone: int, seat: int, kept: Sequence[Card], actions: Sequence[PlayCard | Go],
@@ -130,6 +137,7 @@ def knowledge(players: int, pone: int, seat: int, kept: Sequence[Card], actions:
     play contradicts the seat's own cards, or when it is not ``seat``'s turn."""
     play = Play.start(players, pone, tournament=tournament)
     limits = [0] * players
+    played_by: list[tuple[Card, ...]] = [()] * players
     for i, a in enumerate(actions):
         if isinstance(a, Go):
             # under tournament rules a go may be a renege: it proves nothing about the cards
@@ -143,19 +151,23 @@ def knowledge(players: int, pone: int, seat: int, kept: Sequence[Card], actions:
             play, _ = replay(play, [a])
         except IllegalError as exc:
             raise MalformedError(exc.message, field=f"plays/{i}") from None
+        if isinstance(a, PlayCard):
+            played_by[a.seat] += (a.card,)
     if play.turn is None:
         raise MalformedError("the play is over: every card has been laid", field="plays")
     if play.turn != seat:
         raise MalformedError(f"it is seat {play.turn}'s turn, not seat {seat}'s", field="plays")
     if not tournament and any(VALUE[c] <= limits[seat] for c in kept if c not in play.played):
         raise MalformedError(f"seat {seat} said go while holding a card that fitted", field="plays")
-    return SeatKnowledge(play, seat, tuple(kept), tuple(seen), tuple(limits))
+    return SeatKnowledge(play, seat, tuple(kept), tuple(seen), tuple(limits), pone, tuple(played_by))
 
 
 class _Dealer:
-    """Random deals of the unseen cards to the other seats' unplayed hands, consistent with their goes."""
+    """Random deals of the unseen cards to the other seats' unplayed hands, consistent with their goes;
+    with ``read_throw`` (2 players, six cards dealt), the other seat's cards drawn from what a strong
+    player keeps (:meth:`read_throw`)."""
 
-    def __init__(self, k: SeatKnowledge) -> None:
+    def __init__(self, k: SeatKnowledge, read_throw: bool = False) -> None:
         play = k.play
         out_of_play = set(k.kept) | set(k.seen) | set(play.played)
         self.unseen = [c for c in CARDS if c not in out_of_play]
@@ -169,9 +181,38 @@ class _Dealer:
             if len(self.fits[s]) < self.need[s]:
                 raise MalformedError(f"no unseen cards fit the goes seat {s} said", field="plays")
         self.mine = tuple(c for c in k.kept if c not in play.played)
+        self.reads = read_throw and self.players == 2
+        self.other = self.others[0]
+        self.other_played = k.played_by[self.other]
+        self.other_crib = self.other != k.pone  # 2 players: the seat that is not pone deals
+
+    def read_throw(self, rng: random.Random) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+        """One try at the other seat's cards (2 players, six dealt) as a strong player holds them: six cards
+        dealt to it at random, the ones it has laid among them, kept only when the strong level's
+        discard of them (:func:`.discards.strong_throw`) throws none it has laid and keeps none its goes
+        rule out.  Its unplayed cards and its throw, or None.
+
+        Why: players keep fives, pairs and runs, not any four cards; a uniform deal of the unseen cards
+        misreads what the other seat can peg (the strong level measured ahead of itself with this read,
+        bench/advice.py's duplicate match)."""
+        other = self.other
+        cards = rng.sample(self.unseen, self.need[other] + 2)
+        thrown = strong_throw(self.other_played + tuple(cards), self.other_crib)
+        if any(c in self.other_played for c in thrown):
+            return None
+        held = tuple(c for c in cards if c not in thrown)
+        if any(VALUE[c] <= self.limits[other] for c in held):
+            return None
+        return held, thrown
 
     def deal(self, rng: random.Random, tries: int = 64) -> tuple[tuple[Card, ...], ...]:
         need, limits = self.need, self.limits
+        if self.reads:
+            for _ in range(READ_TRIES):
+                read = self.read_throw(rng)
+                if read is not None:
+                    return tuple(self.mine if s == self.seat else read[0] for s in range(self.players))
+            # none fitted: a uniform deal (the other seat played cards a strong player rarely keeps)
         for _ in range(tries):  # uniform over the consistent deals: deal at random, keep one that fits
             cards = rng.sample(self.unseen, self.dealt)
             hands, at = {}, 0
@@ -190,6 +231,11 @@ class _Dealer:
             hands[s] = tuple(rng.sample(pool, need[s]))
             left -= set(hands[s])
         return tuple(self.mine if s == self.seat else hands[s] for s in range(self.players))
+
+
+READ_TRIES = 12
+"""Deals tried a world when the other seat's cards are read from its throw, before a uniform deal (most
+fit: its throw avoids its played cards in a half to a fifth of the deals)."""
 
 
 def _deal_unseen(k: SeatKnowledge, rng: random.Random, tries: int = 64) -> tuple[tuple[Card, ...], ...]:
@@ -225,12 +271,14 @@ def _over_cap(field: str) -> MalformedError:
 
 
 def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
-           node_budget: int = DEFAULT_NODE_BUDGET) -> PeggingAdvice:
+           node_budget: int = DEFAULT_NODE_BUDGET, read_throw: bool = False) -> PeggingAdvice:
     """Perfect-information Monte Carlo: ``samples`` consistent deals (None:
-    until ``node_budget`` positions are searched), each solved double dummy."""
+    until ``node_budget`` positions are searched), each solved double dummy; with ``read_throw`` (2
+    players, six cards dealt) the other seat's cards are drawn from what a strong player keeps
+    (:meth:`_Dealer.read_throw`), else uniformly."""
     play = k.play
     rng = random.Random(f"pegging-advice/{seed}")
-    dealer = _Dealer(k)
+    dealer = _Dealer(k, read_throw)
     solver = Solver(play.players, NODE_CAP)
     side = solver.side[k.seat]
     # The seat's legal actions and its own hand are the same in every deal; only the others' hands change.

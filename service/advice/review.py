@@ -215,11 +215,13 @@ def discard_values(state: GameState, seat: int, node_budget: int) -> list[tuple[
 
 
 def play_values(state: GameState, seat: int, node_budget: int) -> list[tuple[GameAction, float]]:
-    """Every legal card or go of ``seat``, valued from its view by the pegging advisor."""
+    """Every legal card or go of ``seat``, valued from its view by the pegging advisor, over deals read as
+    the strong level reads them (:func:`.bot.reads_throw`)."""
     v = bot.seat_view(state, seat)
     assert v.starter is not None  # the play follows the cut
     k = knowledge(v.players, v.pone, seat, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
-    advice = advise(k, None, seed=f"review/{state.game_id}/{state.seq}", node_budget=node_budget)
+    advice = advise(k, None, seed=f"review/{state.game_id}/{state.seq}", node_budget=node_budget,
+                    read_throw=bot.reads_throw(v))
     return [(o.action, o.net) for o in advice.options]
 
 

@@ -408,6 +408,19 @@ def starter_tally(a: int, b: int, c: int, d: int, starters: tuple[int, ...]) -> 
     return tally
 
 
+def starter_total(a: int, b: int, c: int, d: int, starters: tuple[int, ...]) -> int:
+    """The hand ``a b c d``'s show summed over ``starters``, each once (its mean times their number:
+    what a discard's net needs, without the tally)."""
+    total = 0
+    k = RANK_KEY
+    s = SUIT_KEY
+    hand_key = k[a] + k[b] + k[c] + k[d]
+    hand_suits = s[a] | s[b] | s[c] | s[d]
+    for st in starters:
+        total += RANK_POINTS[hand_key + k[st]] + HAND_SUIT_POINTS[hand_suits | STARTER_KEY[st]]
+    return total
+
+
 def weighted_rank_points(thrown_key: int, keys: tuple[int, ...], weights: tuple[int, ...]) -> int:
     """The sum over rank multisets of ``weights[i]`` times the points of the
     thrown ranks (key ``thrown_key``) with the multiset ``keys[i]``: the rank
