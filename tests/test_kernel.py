@@ -321,7 +321,19 @@ def test_the_starters_tally_is_every_starter_counted(k: ModuleType, keep: list[C
     starters = tuple(c for c in CARDS if c not in keep)
     want = Counter(reference_total_fast(tuple(keep), s, False) for s in starters)
     assert k.starter_tally(*keep, starters) == [want.get(t, 0) for t in range(30)]
-    assert k.starter_total(*keep, starters) == sum(reference_total_fast(tuple(keep), s, False) for s in starters)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(CARDS), min_size=4, max_size=4, unique=True), st.sets(st.sampled_from(CARDS)))
+def test_the_starters_total_is_every_starter_counted(k: ModuleType, keep: list[Card], gone: set[Card]) -> None:
+    """Starters given by their rank and suit counts: any set of the cards not in the hand."""
+    starters = [c for c in CARDS if c not in keep and c not in gone]
+    ranks, suits = [0] * 14, [0] * 4
+    for c in starters:
+        ranks[c.rank] += 1
+        suits[c & 3] += 1
+    assert k.starter_total(*keep, tuple(ranks), tuple(suits)) == sum(
+        reference_total_fast(tuple(keep), s, False) for s in starters)
 
 
 def test_weighted_rank_points_is_the_sum_it_names(k: ModuleType) -> None:

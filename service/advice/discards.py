@@ -148,19 +148,26 @@ def tuned_throw(cards: Sequence[Card], players: int, own_crib: bool) -> tuple[Ca
     without building the analysis.  The advisors that read another seat's cards from what it threw call
     this thousands of times a decision; ``tests/test_advice_discards.py`` holds the two equal."""
     n = [int(c) for c in cards]
-    unseen = tuple([c for c in range(52) if c not in n])
+    ranks, suits = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], [13, 13, 13, 13]  # the unseen cards: starters
+    for c in n:
+        ranks[(c >> 2) + 1] -= 1
+        suits[c & 3] -= 1
+    rank_counts, suit_counts = tuple(ranks), tuple(suits)
+    unseen = 52 - len(n)
     values = crib_table.crib_values(table_mode(players, len(n)), own_crib)
     sign = 1.0 if own_crib else -1.0
     total = kernel.starter_total
-    best: tuple[int, ...] = ()
+    index = crib_table.throw_index
+    splits = _SPLITS[len(n)]
+    best = 0
     best_net = best_mean = -1e9
-    for throw, (a, b, c, d) in _SPLITS[len(n)]:
-        mean = total(n[a], n[b], n[c], n[d], unseen) / len(unseen)
-        thrown = tuple([n[i] for i in throw])
-        net = mean + sign * values[crib_table.throw_index(thrown)]
+    for i in range(len(splits)):
+        throw, (a, b, c, d) = splits[i]
+        mean = total(n[a], n[b], n[c], n[d], rank_counts, suit_counts) / unseen
+        net = mean + sign * values[index([n[t] for t in throw])]
         if net > best_net or (net == best_net and mean > best_mean):
-            best, best_net, best_mean = thrown, net, mean
-    return tuple([CARDS[c] for c in best])
+            best, best_net, best_mean = i, net, mean
+    return tuple([CARDS[n[t]] for t in splits[best][0]])
 
 
 _SPLITS = {dealt: tuple([(throw, tuple([i for i in range(dealt) if i not in throw]))

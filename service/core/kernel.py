@@ -408,16 +408,24 @@ def starter_tally(a: int, b: int, c: int, d: int, starters: tuple[int, ...]) -> 
     return tally
 
 
-def starter_total(a: int, b: int, c: int, d: int, starters: tuple[int, ...]) -> int:
-    """The hand ``a b c d``'s show summed over ``starters``, each once (its mean times their number:
-    what a discard's net needs, without the tally)."""
-    total = 0
+def starter_total(a: int, b: int, c: int, d: int, ranks: tuple[int, ...], suits: tuple[int, ...]) -> int:
+    """The hand ``a b c d``'s show summed over a set of starters given as how many are of each rank
+    (``ranks``, by rank 1-13; index 0 unused) and of each suit (``suits``): its fifteens, pairs and runs
+    depend on the starter's rank only and its flush and nobs on its suit only, so 17 terms where the
+    starters are up to 48 (a discard's net needs the mean, not the tally)."""
     k = RANK_KEY
     s = SUIT_KEY
     hand_key = k[a] + k[b] + k[c] + k[d]
     hand_suits = s[a] | s[b] | s[c] | s[d]
-    for st in starters:
-        total += RANK_POINTS[hand_key + k[st]] + HAND_SUIT_POINTS[hand_suits | STARTER_KEY[st]]
+    total = 0
+    for r in range(1, 14):
+        n = ranks[r]
+        if n:
+            total += n * RANK_POINTS[hand_key + RANK_BIT[r]]
+    for suit in range(4):
+        n = suits[suit]
+        if n:
+            total += n * HAND_SUIT_POINTS[hand_suits | (suit << 8)]
     return total
 
 
