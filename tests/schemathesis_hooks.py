@@ -532,6 +532,8 @@ def pegging_advise_body(draw) -> dict:
         body["hands"] = [_spell_all(draw, h) for h in hands]
     else:
         _maybe(draw, body, "samples", draw(st.integers(1, 3)))
+        if players == 2 and len(body.get("discards", ())) != 1:  # a six-card deal: its throw can be read
+            _maybe(draw, body, "opponent", draw(st.sampled_from(["uniform", "strong"])))
     _maybe(draw, body, "seed", draw(st.integers(0, 2**31 - 1)))
     _maybe(draw, body, "tournament", False)
     return body

@@ -108,11 +108,35 @@ def test_pegging_advise_and_solve(plain):
     ({"plays": [{"seat": 1, "card": "5H"}]}, "/plays/0"),
     ({"samples": 0}, "/samples"),
     ({"solve": True}, "/hands"),
+    ({"opponent": "weak"}, "/opponent"),
+    ({"opponent": "strong", "players": 3}, "/opponent"),
+    ({"opponent": "strong", "discards": ["9S"]}, "/opponent"),  # five dealt: one thrown, two to the crib
+    ({"opponent": "strong", "solve": True, "hands": [["5H", "5C", "TS", "JD"], ["KH", "4D", "6S", "7C"]]},
+     "/opponent"),
 ])
 def test_pegging_advise_bad_requests(plain, extra, field):
     body = {"players": 2, "pone": 1, "seat": 0, "hand": ["5H", "5C", "TS", "JD"],
             "plays": [{"seat": 1, "card": "KH"}], **extra}
     assert field in fields(problem(plain.simulate_post("/v1/pegging/advise", json=body), 422))
+
+
+def test_pegging_advice_reads_the_other_seat_s_throw_when_asked(plain):
+    """``opponent: strong`` deals the other seat what a strong player keeps (tests/test_advice_pegging.py
+    holds the read itself): the same actions, other values than uniform deals, seeded like them."""
+    body = {"players": 2, "pone": 1, "seat": 0, "hand": ["5H", "5C", "TS", "JD"], "starter": "2C",
+            "discards": ["9S", "AD"], "plays": [{"seat": 1, "card": "KH"}], "samples": 64, "seed": 5}
+    got = {}
+    for opponent in ("uniform", "strong"):
+        r = plain.simulate_post("/v1/pegging/advise", json={**body, "opponent": opponent})
+        assert r.status_code == 200, r.text
+        assert r.json["samples"] == 64
+        got[opponent] = [(o["action"]["card"], o["net"]) for o in r.json["options"]]
+    assert got["uniform"] == [(o["action"]["card"], o["net"]) for o in
+                              plain.simulate_post("/v1/pegging/advise", json=body).json["options"]]  # the default
+    assert {c for c, _ in got["uniform"]} == {c for c, _ in got["strong"]}
+    assert got["uniform"] != got["strong"]
+    again = plain.simulate_post("/v1/pegging/advise", json={**body, "opponent": "strong"})
+    assert [(o["action"]["card"], o["net"]) for o in again.json["options"]] == got["strong"]
 
 
 def _start(client, **extra):

@@ -69,6 +69,11 @@ class Discards:
         resp.content_type = falcon.MEDIA_JSON
 
 
+OPPONENTS = ("uniform", "strong")
+"""How the other seat's cards are dealt in the advisor's deals: at random from the unseen cards, or read from
+what a strong player keeps and throws (the strong bot's deals)."""
+
+
 class AdviseRequest(DistinctCardsSchema):
     distinct_fields = ("hand", "discards", "starter", "known")
     players = StrictInteger(required=True, validate=validate.OneOf(PLAYERS))
@@ -84,12 +89,17 @@ class AdviseRequest(DistinctCardsSchema):
     solve = StrictBoolean(load_default=False)
     hands = ArrayOf(Cards(4, what="a seat's hand for the play"), 2, 4, what="the hands of 2 to 4 seats")
     tournament = StrictBoolean(load_default=False)
+    opponent = fields.String(load_default="uniform", validate=validate.OneOf(OPPONENTS))
 
     def check(self, data: dict[str, Any]) -> None:
         if data["solve"] != ("hands" in data):
             raise ValidationError({"hands": ["give every seat's hands exactly when solve is true"]})
         if data["solve"] and "samples" in data:
             raise ValidationError({"samples": ["a solve with every hand known takes no samples"]})
+        if data["opponent"] == "strong" and (data["solve"] or data["players"] != 2 or len(data["discards"]) == 1):
+            raise ValidationError({"opponent": ["the other seat's cards are read from its throw in a 2-player deal"
+                                                " of six cards (discards: none given or two), when they are"
+                                                " sampled (not with solve)"]})
 
 
 class PeggingAdvise:
@@ -117,7 +127,7 @@ class PeggingAdvise:
                 raise MalformedError(f"the plays do not fit the hands: {exc}", at=exc.at) from None
             result = solve_known(play)
         else:
-            result = advise(k, data.get("samples"), data["seed"])
+            result = advise(k, data.get("samples"), data["seed"], read_throw=data["opponent"] == "strong")
         resp.data = orjson.dumps(pegging_advice_json(seat, k.play.count, result))
         resp.content_type = falcon.MEDIA_JSON
 
