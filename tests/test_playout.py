@@ -24,6 +24,23 @@ MIXES = [GameOptions(), GameOptions(players=3), GameOptions(players=4), GameOpti
          GameOptions(players=3, tournament=True), GameOptions(players=4, target=61)]
 
 
+def played_both_ways(state, pick):
+    """Play ``state``'s game to its end as a playout's codes (``pick`` chooses among the legal ones) and as
+    the game actions they name through the game engine, holding the two equal at every step: the legal
+    codes name the engine's legal list, in order, and the deal, dealer and deal state agree.  Yields
+    (the legal codes, the code taken, the playout, the game state) after each action."""
+    p = Playout(state)
+    while not p.is_terminal():
+        codes = p.legal_actions()
+        assert [p.action_of(c) for c in codes] == legal(state)
+        code = pick(codes)
+        action = p.action_of(code)
+        p.apply_action(code)
+        state, _ = apply_action(state, action)
+        assert (p.deal, p.dealer, p.deal_state) == (state.deal, state.dealer, state.deal_state), action
+        yield codes, code, p, state
+
+
 @pytest.mark.parametrize("options", MIXES, ids=lambda o: f"{o.players}p-{o.target}-t{int(o.tournament)}"
                          f"-m{int(o.muggins)}-52{int(o.five_and_two)}")
 def test_a_playout_is_the_game_engine(options: GameOptions) -> None:
@@ -31,15 +48,7 @@ def test_a_playout_is_the_game_engine(options: GameOptions) -> None:
     typed_steps = 0
     for game in range(5):
         state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
-        p = Playout(state)
-        while not p.is_terminal():
-            codes = p.legal_actions()
-            assert [p.action_of(c) for c in codes] == legal(state)
-            code = rng.choice(codes)
-            action = p.action_of(code)
-            p.apply_action(code)
-            state, _ = apply_action(state, action)
-            assert (p.deal, p.dealer, p.deal_state) == (state.deal, state.dealer, state.deal_state), action
+        for _, _, p, state in played_both_ways(state, rng.choice):
             typed_steps += state.deal_state[0] == 5  # (the game's end is the typed engine's)
         assert state.phase is Phase.OVER and p.winner == state.position.winner
         assert p.scores == tuple(front for front, _ in state.position.pegs)
@@ -55,15 +64,9 @@ def test_reneges_take_the_typed_engine() -> None:
     reneges = 0
     for game in range(30):
         state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
-        p = Playout(state)
-        while not p.is_terminal():
-            codes = p.legal_actions()
-            code = 52 if 52 in codes and rng.random() < 0.5 else rng.choice(codes)
-            action = p.action_of(code)
+        for codes, code, _, _ in played_both_ways(
+                state, lambda codes: 52 if 52 in codes and rng.random() < 0.5 else rng.choice(codes)):
             reneges += code == 52 and len(codes) > 1
-            p.apply_action(code)
-            state, _ = apply_action(state, action)
-            assert p.deal_state == state.deal_state
     assert reneges > 20
 
 

@@ -301,7 +301,8 @@ class _Deal2:
         n = len(worlds)
         return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
 
-    def _inferred(self, dealer: _Dealer, rng: random.Random, samples: int) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
+    def _inferred(self, dealer: _Dealer, rng: random.Random,
+                  samples: int) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
         """``samples`` worlds of the other seat's unplayed cards and its two cards in the crib, drawn from
         what it would have thrown (:meth:`.pegging._Dealer.read_throw`: what a strong player keeps, fives,
         pairs and runs, not any four cards).  Empty when too few fit in :data:`.pegging.READ_TRIES` deals a
