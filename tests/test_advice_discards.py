@@ -139,8 +139,9 @@ def test_the_tuned_throw_breaks_ties_as_the_analysis_does():
 def test_the_strong_throw_does_not_depend_on_the_cards_order():
     from service.advice.discards import strong_throw
     rng = random.Random("strong-throw")
-    for _ in range(200):
-        six = rng.sample(CARDS, 6)
-        own = rng.random() < 0.5
-        want = analyse_discards(sorted(six), 2, own).choices[0].discard
-        assert strong_throw(six, own) == strong_throw(list(reversed(six)), own) == want
+    for players, dealt in ((2, 6), (2, 5), (3, 5), (4, 5)):
+        for _ in range(100):
+            cards = rng.sample(CARDS, dealt)
+            own = rng.random() < 0.5
+            want = analyse_discards(sorted(cards), players, own).choices[0].discard
+            assert strong_throw(cards, players, own) == strong_throw(list(reversed(cards)), players, own) == want

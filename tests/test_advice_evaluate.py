@@ -10,7 +10,8 @@ import pytest
 from test_advice_bot import twin_deals
 
 from service.advice import bot
-from service.advice.evaluate import action_values
+from service.advice.evaluate import action_values, view_values
+from service.core.game.hidden import UNIFORM
 from service.advice.pegging import advise, knowledge
 from service.core.cards import CARDS, Card, parse_cards
 from service.core.game import Count, Cut, Deal, Discard, GameState, apply_action, can
@@ -96,7 +97,8 @@ def _outcome_for_each_holding(choice: PlayCard) -> dict[Card, int]:
 def test_giving_up_points_to_stop_the_opponent_pegging_out() -> None:
     state = scripted(**DEFENCE)
     six, five = PlayCard(0, Card.parse("6H")), PlayCard(0, Card.parse("5D"))
-    values = by_action(action_values(state, 0, seed=2))
+    # the other seat's cards dealt alike (UNIFORM): every holding is a world of the same chance
+    values = by_action(view_values(bot.seat_view(state, 0), seed=2, model=UNIFORM))
     with_six, with_five = _outcome_for_each_holding(six), _outcome_for_each_holding(five)
     assert set(with_six.values()) == {0}  # the six wins against every card
     assert 1 in with_five.values()  # the five loses to some
@@ -160,45 +162,46 @@ def _play_view(seed: int):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_inferred_worlds_are_what_the_strong_level_keeps(seed) -> None:
-    """Every world drawn for the other seat in the play is six cards it could have been dealt (none seen
-    by the seat, its played cards among them) whose strong discard -- asked of the discard advisor
-    directly -- is the two cards the world puts in the crib (or one as good), and whose kept cards fit its goes."""
-    from service.advice.discards import analyse_discards
-    from service.advice.evaluate import _Deal2
-    from service.advice.pegging import _Dealer
+    """Every world the evaluation draws for the other seat in the play (the core's model, read as the strong
+    level throws, here without its slip) is six cards it could have been dealt (none seen by the seat,
+    its played cards among them) whose strong discard -- asked of the discard advisor directly -- is the
+    two cards the world puts in the crib (or one as good), and whose kept cards fit its goes."""
+    from dataclasses import replace
+
+    from service.advice.discards import STRONG_THROWS, analyse_discards
+    from service.core.game import hidden
 
     state = _play_view(seed)
     seat = state.to_act()[0]
     v = bot.seat_view(state, seat)
     opp = 1 - seat
-    k = knowledge(2, v.pone, seat, v.hand, v.plays, (*v.discards, v.starter))
-    dealer = _Dealer(k)
+    obs = v.observation
     played = tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == opp)
     seen = set(v.hand) | set(v.discards) | {v.starter} | {a.card for a in v.plays if isinstance(a, PlayCard)}
-    worlds = _Deal2(v, infer_throws=True)._inferred(dealer, random.Random(seed), 20)
-    assert len(worlds) == 20
-    for held, thrown in worlds:
-        assert held[seat] == dealer.mine
-        six = played + held[opp] + thrown
-        assert len(set(six)) == 6 and not (set(held[opp]) | set(thrown)) & seen
-        assert len(held[opp]) == 4 - len(played)
+    rng = random.Random(seed)
+    for _ in range(20):
+        w = hidden.sample(obs, rng, replace(STRONG_THROWS, slip=0.0))
+        assert w.held[seat] == tuple(v.hand) and w.thrown[seat] == tuple(v.discards)
+        unplayed, thrown = w.unplayed(obs, opp), w.thrown[opp]
+        six = played + unplayed + thrown
+        assert len(set(six)) == 6 and not (set(unplayed) | set(thrown)) & seen
+        assert len(unplayed) == 4 - len(played)
         choices = analyse_discards(six, 2, opp == v.dealer, model="tuned").choices
         net = {frozenset(ch.discard): ch.net for ch in choices}
         assert net[frozenset(thrown)] == choices[0].net  # its best (of equals, such as a ten for a ten)
         assert not set(thrown) & set(played)
-        assert all(c.value > dealer.limits[opp] for c in held[opp])
+        assert all(c.value > obs.go_limits[opp] for c in unplayed)
 
 
-def test_the_inferred_throw_changes_the_worlds_not_the_uniform_draw() -> None:
-    """Without the inference the worlds are the uniform draw (the values as before); with it, the other
-    seat's cards follow the strong level's discard, so the values move."""
+def test_the_inferred_throw_changes_the_worlds_not_the_actions() -> None:
+    """Read as the strong level throws (the default) or dealt alike, the same actions; the other seat's
+    cards follow the strong level's discard, so the values move."""
     state = _play_view(4)
     seat = state.to_act()[0]
     v = bot.seat_view(state, seat)
-    from service.advice.evaluate import view_values
-    plain = view_values(v, seed=1, samples=24)
-    assert plain == action_values(state, seat, seed=1, samples=24)
-    inferred = view_values(v, seed=1, samples=24, infer_throws=True)
+    plain = view_values(v, seed=1, samples=24, model=UNIFORM)
+    inferred = view_values(v, seed=1, samples=24)
+    assert inferred == action_values(state, seat, seed=1, samples=24)
     assert {a.action for a in inferred} == {a.action for a in plain}
     assert [(a.points, a.win) for a in inferred] != [(a.points, a.win) for a in plain]
 

@@ -269,6 +269,38 @@ def test_the_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, data:
     assert max(lines.values(), key=lambda v: _order(search, v, side_of(ref.turn))) == value
 
 
+@SETTINGS
+@given(deals(), st.lists(st.integers(1, 40), min_size=2, max_size=2))
+def test_the_greedy_play_is_the_referees_greediest_line(k: ModuleType, deal, need: list[int]) -> None:
+    """Every seat lays the card that pegs most at once as the referee counts it (the higher rank on a tie;
+    go when none fits): each side's points, and the first side to reach what it needs."""
+    players, pone, hands, _ = deal
+    side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
+    sides = 2 if players == 4 else players
+    needs = tuple((need * 2)[:sides])
+    ref = Referee(players, pone, hands)
+    pts, first = [0] * sides, -1
+    while ref.turn is not None:
+        fits = ref.fits(ref.turn)
+        if fits:
+            def now(card: Card) -> int:
+                return sum(p * n for (_, p, _), n in ref_peg(ref.count + [card]).items())
+            best = max(fits, key=lambda c: (now(c), c.rank))
+            action: PlayCard | Go = PlayCard(ref.turn, best)
+        else:
+            action = Go(ref.turn)
+        for (seat, _, got), n in ref.step(action).items():
+            side = side_of(seat)
+            pts[side] += got * n
+            if first < 0 and got and pts[side] >= needs[side]:
+                first = side
+    packed = 0
+    for seat in reversed(range(players)):
+        packed = (packed << k.HAND_BITS) | k.pack_hand(tuple(hands[seat]))
+    assert k.greedy_play(players, tuple(side_of(s) for s in range(players)), packed, pone, 0, 0, 0, -1,
+                         needs) == (tuple(pts), first)
+
+
 def _order(search, value: int, side: int) -> tuple[int, int, int]:
     points = search.points(value)
     return 2 * points[side] - sum(points), points[side], value

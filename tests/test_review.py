@@ -18,11 +18,12 @@ import pytest
 
 from service.advice import bot
 from service.advice.luck import AVERAGE_BEST_DISCARD, MODES, average_best_discard, cut_luck
-from service.advice.review import (CATEGORIES, THRESHOLDS, category, record_steps, review_record, review_state,
-                                   review_steps)
+from service.advice.review import (CATEGORIES, THRESHOLDS, category, decision_values, record_steps, review_record,
+                                   review_state, review_steps)
 from service.core.cards import CARDS, Card
 from service.core.engine import kernel
 from service.core.errors import MalformedError
+from service.core.game.hidden import UNIFORM
 from service.core.game import (Count, Go, PlayCard, apply_action, legal, new_game, notation, parse_action,
                                replay_record)
 from service.core.options import GameOptions
@@ -124,18 +125,21 @@ def _expected_net(card: str, held: str = "5H AC 9D", seen: str = "6S 5H AC 9D KC
 
 
 def test_a_five_making_21_is_flagged_with_its_cost():
-    review = review_steps(GAME_ID, GameOptions(), steps_of(BLUNDER))
+    # the pone's cards dealt alike, as the reference deals them, over many worlds
+    review = review_steps(GAME_ID, GameOptions(), steps_of(BLUNDER), samples=300, model=UNIFORM)
     d = decision(review, 7)
     assert (d.kind, notation(d.taken), notation(d.best)) == ("play", "play 0 5H", "play 0 9D")
     reference = {c: _expected_net(c) for c in ("5H", "AC", "9D")}
     assert max(reference, key=reference.get) == "9D"
     cost = reference["9D"] - reference["5H"]
     assert cost > 1.5  # the reference's own word: a real blunder
-    # the review samples the pone's cards (64 deals at most): within its sampling error
+    # the review samples the pone's cards (300 worlds): within its sampling error (its points count the
+    # rest of the deal, the show too, which is the same whatever card is played)
     assert d.loss_points == pytest.approx(cost, abs=0.6)
-    assert d.taken_value.points == pytest.approx(reference["5H"], abs=0.6)
     assert d.category in ("bad", "very_bad")
     assert d.loss_win > 0.03
+    shipped = decision(review_steps(GAME_ID, GameOptions(), steps_of(BLUNDER)), 7)  # read as strong throws
+    assert shipped.category in ("bad", "very_bad") and notation(shipped.best) == "play 0 9D"
 
 
 def test_a_five_onto_a_count_of_10_makes_fifteen_and_is_not_flagged():
@@ -147,9 +151,16 @@ def test_a_five_onto_a_count_of_10_makes_fifteen_and_is_not_flagged():
                  for c in ("5H", "9D", "AC", "6S")}
     assert max(reference, key=reference.get) == "5H"
     assert reference["5H"] - max(v for c, v in reference.items() if c != "5H") > 1
-    d = decision(review_steps(GAME_ID, GameOptions(), steps_of(lines)), 5)
+    d = decision(review_steps(GAME_ID, GameOptions(), steps_of(lines), samples=300, model=UNIFORM), 5)
     assert (notation(d.best), d.loss_points, d.category) == ("play 0 5H", 0.0, "ok")
-    assert d.taken_value.points == pytest.approx(reference["5H"], abs=0.6)
+    assert decision(review_steps(GAME_ID, GameOptions(), steps_of(lines)), 5).category == "ok"  # as shipped
+    # every other card's cost against the five, as the reference counts it (the show is the same for all)
+    *_, (before, _, _, _) = steps_of(lines)
+    values, worlds = decision_values(before, 0, 300, UNIFORM)
+    points = {notation(a).split()[-1]: p for a, p, _ in values}
+    assert worlds == 300
+    for c in ("9D", "AC", "6S"):
+        assert points["5H"] - points[c] == pytest.approx(reference["5H"] - reference[c], abs=0.6)
 
 
 def test_the_safe_card_is_not_flagged():
@@ -240,20 +251,22 @@ def _flagged(reviews, seats):
 
 
 def test_the_strong_level_against_itself_is_flagged_rarely(strong_and_greedy):
-    """The strong level's decisions are the advisors' own best choices, made with fewer deals sampled:
-    at most 1 in 20 is flagged (9 of 407 here), and at most 1 in 100 very bad (2 here: plays late in a
-    game, where the review values the chance of winning and the strong level the points; none before the
-    strong level read the other seat's throw, 9 of 405 flagged); the greedy level's, in games of the same
-    packs, at least 3 times as often (25 of 199 here)."""
+    """The strong level's plays are the pegging advisor's own best choices, its discards the discard
+    advisor's (hand and crib, the play and the board left out): at most 1 in 12 is flagged (25 of 402
+    here, 20 of them discards: the review values the whole deal, the pegging too, and the chance of
+    winning, so a discard that keeps a point or two less for the play, or goes for points near the end
+    of the game, is doubtful or worse; 9 of 407 when the review valued discards by the advisor itself),
+    and at most 1 in 100 very bad (2 here: discards near the end of a game); the greedy level's, in games
+    of the same packs, at least twice as often (28 of 193 here)."""
     errors, decisions = _flagged(strong_and_greedy["self"], (0, 1))
     assert decisions > 300
-    assert errors <= decisions / 20, (errors, decisions)
+    assert errors <= decisions / 12, (errors, decisions)
     very_bad = sum(r.seats[s].categories["very_bad"] for r in strong_and_greedy["self"] for s in (0, 1))
     assert very_bad <= decisions / 100, (very_bad, decisions)
     greedy_errors, greedy_decisions = _flagged(strong_and_greedy["greedy"], (1,))
-    assert greedy_errors / greedy_decisions >= 3 * max(errors, 1) / decisions, (greedy_errors, greedy_decisions)
+    assert greedy_errors / greedy_decisions >= 2 * max(errors, 1) / decisions, (greedy_errors, greedy_decisions)
     strong_errors, strong_decisions = _flagged(strong_and_greedy["greedy"], (0,))
-    assert strong_errors <= strong_decisions / 20
+    assert strong_errors <= strong_decisions / 12
 
 
 def _random_game(seed: int, options: GameOptions):

@@ -13,10 +13,10 @@ Levels:
 * ``greedy``: the discard that keeps the best hand on average (the crib
   ignored), the play that scores most now (the highest card on a tie);
 * ``strong``: the discard advisor (``tuned`` crib model) and the pegging
-  advisor (perfect-information Monte Carlo over double-dummy solves); with
-  two players dealt six, the other seat's cards in its deals are read from
-  what a strong player keeps and throws (:meth:`.pegging._Dealer.read_throw`),
-  not drawn uniformly;
+  advisor (perfect-information Monte Carlo over double-dummy solves, at least
+  :data:`.pegging.MIN_WORLDS` worlds a play); the other seats' cards in its
+  worlds are dealt by the core's model of hidden cards as the strong level
+  keeps and throws (:data:`.discards.STRONG_THROWS`), not uniformly;
 * ``board``: plays to win the game, not for points: its discards, plays and
   goes are the ones :mod:`.evaluate` ranks first by the chance of winning
   (the end of the deal valued by the board's odds, pegging out and the
@@ -39,12 +39,13 @@ from typing import Any
 
 from service.core.errors import IllegalError
 from service.core.game import Count, Discard, GameState, Phase, can
+from service.core.game.hidden import UNIFORM, ThrowModel
 from service.core.options import side_of
 
-from .discards import analyse_discards
-from .evaluate import view_values
+from .discards import STRONG_THROWS, analyse_discards
+from .evaluate import evaluate
 from .pegging import BOT_NODE_BUDGET as BOT_NODE_BUDGET
-from .pegging import advise, greedy_action, knowledge
+from .pegging import MIN_WORLDS, advise, greedy_action, knowledge
 from .reasons import (AdvisedPlay, Counting, Forced, ForTheGame, GameChoice, GreedyDiscard, GreedyPlay, PlayChoice,
                       Reason, Routine, TunedDiscard)
 from .view import SeatView as SeatView
@@ -64,17 +65,18 @@ class StrongPlay:
     """How the strong level pegs (:func:`.pegging.advise`)."""
 
     node_budget: int = BOT_NODE_BUDGET
-    """Positions searched a play, over as many deals as they allow."""
-    read_throw: bool = True
-    """With two players dealt six, the other seat's cards in its deals are read from what a strong player
-    keeps and throws (:meth:`.pegging._Dealer.read_throw`), not drawn uniformly from the unseen cards."""
+    """Positions searched a play, over as many worlds as they allow (at least :data:`.pegging.MIN_WORLDS`)."""
+    model: ThrowModel = STRONG_THROWS
+    """How the other seats' cards are dealt in its worlds (:mod:`service.core.game.hidden`): as the strong
+    level keeps and throws (fives, pairs and runs, not any four cards), or ``UNIFORM``."""
+    min_worlds: int = MIN_WORLDS
 
 
 STRONG = StrongPlay()
 """The strong level's settings."""
-STRONG_BEFORE = StrongPlay(read_throw=False)
-"""As it shipped before (the other seat's cards drawn uniformly): the strong level that bench/advice.py's
-duplicate match measures the shipped one against."""
+STRONG_BEFORE = StrongPlay(model=UNIFORM, min_worlds=1)
+"""The strong level with the other seats' cards drawn uniformly and as few as one world a play (its
+settings before it read throws): a baseline for bench/advice.py's duplicate match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +90,10 @@ class BoardPlay:
     play_samples: int = 96
     """Worlds a play is valued over, when the other seat's holdings are too many to take each (or its
     throw is inferred)."""
-    infer_throws: bool = True
-    """In the play, the other seat's cards are drawn from what the strong level keeps and throws: it reads
-    the opponent's discard as a strong player does (the opponent it is measured against is that level)."""
+    model: ThrowModel = STRONG_THROWS
+    """How the other seat's hidden cards are dealt in its worlds: as the strong level keeps and throws (it
+    reads the opponent's discard as a strong player does; the opponent it is measured against is that
+    level), or ``UNIFORM``."""
     points_reply: bool = True
     """In the play, the other seat is taken to reply as the points search does (the strong level pegs for
     points and does not see the seat's cards), not as a minimax for the game that sees them."""
@@ -101,7 +104,7 @@ class BoardPlay:
 
 BOARD = BoardPlay()
 """The board level's settings (a test makes them cheaper, a benchmark compares two)."""
-BOARD_BEFORE = BoardPlay(samples=24, refine=72, play_samples=48, infer_throws=False, points_reply=False,
+BOARD_BEFORE = BoardPlay(samples=24, refine=72, play_samples=48, model=UNIFORM, points_reply=False,
                          exact_points=True)
 """The settings it shipped with before (fewer worlds, the other seat's cards in the play drawn uniformly and
 its replies a minimax for the game, the points searched in every world), for a paired comparison on the same packs (bench/board.py)."""
@@ -148,7 +151,9 @@ def _discard(v: SeatView, level: str) -> Suggestion:
         analysis = analyse_discards(v.hand, v.players, own, model="random")
         best = max(analysis.choices, key=lambda ch: ch.hand.mean)
         return Suggestion(Discard(v.seat, best.discard), level, GreedyDiscard(best.hand.mean))
-    analysis = analyse_discards(v.hand, v.players, own, model="tuned")
+    # the cards sorted: a tie falls the same way whatever order they were dealt in, so the discard is
+    # discards.strong_throw, which the model of hidden cards reads other seats' throws by
+    analysis = analyse_discards(sorted(v.hand), v.players, own, model="tuned")
     best = analysis.choices[0]
     return Suggestion(Discard(v.seat, best.discard), level, TunedDiscard(
         analysis.model, own, best.hand.mean, best.crib, best.net,
@@ -157,7 +162,7 @@ def _discard(v: SeatView, level: str) -> Suggestion:
 
 def _play(v: SeatView, level: str, strong: StrongPlay) -> Suggestion:
     seen = (*v.discards, *((v.starter,) if v.starter is not None else ()))
-    k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, seen, v.tournament)
+    k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, seen, v.tournament, observation=v.observation)
     play = k.play
     held = tuple(c for c in v.hand if c not in play.played)
     legal = play._replace(held=tuple(held if s == v.seat else () for s in range(v.players))).legal_actions() \
@@ -167,18 +172,12 @@ def _play(v: SeatView, level: str, strong: StrongPlay) -> Suggestion:
     if level == "greedy":
         action, pts = greedy_action(play, v.seat, held)
         return Suggestion(action, level, GreedyPlay(pts))
-    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=strong.node_budget,
-                    read_throw=reads_throw(v, strong))
+    advice = advise(k, BOT_SAMPLES, seed=v.state_key, node_budget=strong.node_budget, model=strong.model,
+                    min_worlds=strong.min_worlds)
     options = advice.options
     best = options[0]
     return Suggestion(best.action, level, AdvisedPlay(
         advice.samples, tuple([PlayChoice(o.action, o.own, o.others, o.net) for o in options])))
-
-
-def reads_throw(v: SeatView, strong: StrongPlay | None = None) -> bool:
-    """Whether the strong level's pegging deals read the other seat's cards from its throw in ``v``'s deal
-    (:attr:`StrongPlay.read_throw`: two players dealt six); the game review values plays alike."""
-    return (STRONG if strong is None else strong).read_throw and v.players == 2 and not v.five_and_two
 
 
 def _near(v: SeatView) -> bool:
@@ -188,14 +187,14 @@ def _near(v: SeatView) -> bool:
 
 def _for_the_game(v: SeatView, board: BoardPlay) -> Suggestion:
     samples = board.play_samples if v.phase is Phase.PLAY else board.samples
-    values = view_values(v, seed=v.state_key, samples=samples, refine=board.refine,
-                         exact_points=board.exact_points, infer_throws=board.infer_throws,
-                         points_reply=board.points_reply)
+    e = evaluate(v, seed=v.state_key, samples=samples, refine=board.refine, exact_points=board.exact_points,
+                 model=board.model, points_reply=board.points_reply)
+    values = e.values
     if len(values) == 1:
         return Suggestion(values[0].action, "board", Forced(v.phase))
     best = values[0]
     choices = tuple([GameChoice(o.action, o.points, o.win) for o in values]) if v.phase is Phase.PLAY else None
-    return Suggestion(best.action, "board", ForTheGame(v.phase, samples, best.win, best.points, values[1].win,
+    return Suggestion(best.action, "board", ForTheGame(v.phase, e.worlds, best.win, best.points, values[1].win,
                                                        choices))
 
 

@@ -42,6 +42,7 @@ from math import comb
 from service.core.cards import CARDS, JACK, RANK, Card, ensure_distinct, parse_cards
 from service.core.engine import kernel
 from service.core.errors import MalformedError
+from service.core.game.hidden import ThrowModel
 
 from . import crib_table
 
@@ -147,27 +148,10 @@ def tuned_throw(cards: Sequence[Card], players: int, own_crib: bool) -> tuple[Ca
     :func:`analyse_discards` (the best net, then the best hand, then the first in its order), found
     without building the analysis.  The advisors that read another seat's cards from what it threw call
     this thousands of times a decision; ``tests/test_advice_discards.py`` holds the two equal."""
-    n = [int(c) for c in cards]
-    ranks, suits = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4], [13, 13, 13, 13]  # the unseen cards: starters
-    for c in n:
-        ranks[(c >> 2) + 1] -= 1
-        suits[c & 3] -= 1
-    rank_counts, suit_counts = tuple(ranks), tuple(suits)
-    unseen = 52 - len(n)
+    n = tuple([int(c) for c in cards])
     values = crib_table.crib_values(table_mode(players, len(n)), own_crib)
-    sign = 1.0 if own_crib else -1.0
-    total = kernel.starter_total
-    index = crib_table.throw_index
-    splits = _SPLITS[len(n)]
-    best = 0
-    best_net = best_mean = -1e9
-    for i in range(len(splits)):
-        throw, (a, b, c, d) = splits[i]
-        mean = total(n[a], n[b], n[c], n[d], rank_counts, suit_counts) / unseen
-        net = mean + sign * values[index([n[t] for t in throw])]
-        if net > best_net or (net == best_net and mean > best_mean):
-            best, best_net, best_mean = i, net, mean
-    return tuple([CARDS[n[t]] for t in splits[best][0]])
+    best = kernel.tuned_split(n, _SPLITS[len(n)], values, 1.0 if own_crib else -1.0)
+    return tuple([CARDS[n[t]] for t in _SPLITS[len(n)][best][0]])
 
 
 _SPLITS = {dealt: tuple([(throw, tuple([i for i in range(dealt) if i not in throw]))
@@ -175,15 +159,28 @@ _SPLITS = {dealt: tuple([(throw, tuple([i for i in range(dealt) if i not in thro
 """A deal's positions thrown and kept, in :func:`analyse_discards`'s order."""
 
 
-@lru_cache(maxsize=4096)
-def _sorted_strong_throw(cards: tuple[Card, ...], own_crib: bool) -> tuple[Card, ...]:
-    return tuned_throw(cards, 2, own_crib)
+@lru_cache(maxsize=16_384)
+def _sorted_strong_throw(cards: tuple[Card, ...], players: int, own_crib: bool) -> tuple[Card, ...]:
+    return tuned_throw(cards, players, own_crib)
 
 
-def strong_throw(cards: Sequence[Card], own_crib: bool) -> tuple[Card, ...]:
-    """What the strong level throws from a 2-player six (in any order): :func:`tuned_throw` of the cards
-    sorted, so that a tie falls the same way whatever order they were drawn in."""
-    return _sorted_strong_throw(tuple(sorted(cards)), own_crib)
+def strong_throw(cards: Sequence[Card], players: int, own_crib: bool) -> tuple[Card, ...]:
+    """What the strong level throws from a deal (in any order): :func:`tuned_throw` of the cards sorted, so
+    that a tie falls the same way whatever order they were dealt in.  The strong bot discards this, and
+    the model of hidden cards reads another seat's throw by it (:data:`STRONG_THROWS`)."""
+    return _sorted_strong_throw(tuple(sorted(cards)), players, own_crib)
+
+
+def _model_throw(cards: tuple[Card, ...], players: int, own_crib: bool) -> tuple[Card, ...]:
+    return strong_throw(cards, players, own_crib)
+
+
+STRONG_SLIP = 0.05
+"""The chance that a seat read as the strong level lays away any cards at random instead: no play,
+however unlike the strong level's, makes a deal impossible."""
+STRONG_THROWS = ThrowModel("strong", _model_throw, STRONG_SLIP)
+"""The one model of how the other seats chose their discards: as the strong level throws
+(:mod:`service.core.game.hidden`), with a chance :data:`STRONG_SLIP` of any throw."""
 
 
 def hand_outlook(keep: Sequence[Card], unseen: Sequence[Card]) -> HandOutlook:

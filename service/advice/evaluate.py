@@ -2,58 +2,65 @@
 
 gnubg's model: one evaluation under play, hints and analysis.  The computer
 opponent's ``board`` level (:mod:`.bot`) plays the action this module ranks
-first; the game review values every decision with it.
+first, the game review values every decision with it (:mod:`.review`), and
+the chance of winning within a deal is its value of the position
+(:func:`position_value`, ``POST /v1/odds``).
 
 From what the seat may see only (:class:`~service.advice.view.SeatView`),
-the cards it cannot see are dealt at random, consistently with what it
-knows (*worlds*; the play's goes bound what a seat can hold, as the pegging
-advisor's sampler does), and in each world the rest of the deal is played
-out for every action alike (common random numbers: the actions' differences
-are measured on the same cards):
+the cards it cannot see are dealt by the core's one model of hidden cards
+(:mod:`service.core.game.hidden`; ``model``: how the other seats chose their
+discards, by default as the strong level throws), as *worlds*: every world
+with its chance where they are few, else a sample.  In each world the rest
+of the deal is played out for every action alike (common random numbers:
+the actions' differences are measured on the same cards):
 
-* the other seats discard as the strong level does (the ``tuned`` advisor);
+* a seat yet to discard discards as the strong level does;
 * the starter, if a jack, pegs his heels for the dealer;
 * the play is solved double dummy: for points by the kernel's search
-  (:class:`~service.core.kernel.Search`), and, when a side could reach the
-  target in this deal, for the game by :class:`~service.core.kernel.WinSearch`, where the
-  first side to reach the target wins at once (for a bot that meets the
-  strong level, ``points_reply``: against the replies of the points search,
-  :class:`.reply.PointsReply`; and, ``infer_throws``, with the other seat's
-  cards in the play drawn from what that level keeps and throws);
-* the show is counted in its order (the pone's hand first, the dealer's,
-  the crib), and the first side to reach the target wins;
+  (:class:`~service.core.kernel.Search`), and, with two players when a side
+  could reach the target in this deal, for the game by
+  :class:`~service.core.kernel.WinSearch`, where the first side to reach the
+  target wins at once (for a bot that meets the strong level,
+  ``points_reply``: against the replies of the points search,
+  :class:`.reply.PointsReply`).  Valued from before the play with 3 or 4
+  players (:data:`GREEDY_LEAD_PLAYERS`), whose lead takes some 40,000
+  positions to search, the play is played out by every seat pegging the most
+  it can at once instead;
+* the show is counted in its order (the pone's hand first, round the table,
+  the dealer's, the crib), and the first side to reach the target wins;
 * a deal that ends the game nowhere is valued by the board: the chance of
-  winning from the next deal's start, :func:`service.advice.odds.board_odds`.
+  winning from the next deal's start, :func:`service.advice.odds.board_odds`
+  (with 3 players, who have no table, one game played on by drawing the
+  shipped deals, the same draws for every action of a world).
 
 An action's ``points`` is the mean net points of the seat's side over the
 rest of the deal (its side's points less the other sides'), its ``win`` the
-mean chance that its side wins the game.  Two players are valued this way;
-with three or four (whose double-dummy play is too large to solve in many
-worlds) ``points`` is today's advisors' net and ``win`` the board's value
-with it added (:func:`_table_values`).
+mean chance that its side wins the game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from math import comb
 
-from service.core.cards import CARDS, Card
+from service.core.cards import Card
 from service.core.engine import kernel
 from service.core.game import Count, Cut, Deal, Discard, GameState, Phase
+from service.core.game import hidden
 from service.core.game.actions import GameAction
+from service.core.game.hidden import Observation, ThrowModel, World
 from service.core.options import side_of, sides_of
-from service.core.play import PlayCard
+from service.core.play import Play, PlayCard, replay
 
-from .discards import analyse_discards, strong_throw
-from .odds import board_odds
-from .pegging import BOT_NODE_BUDGET, READ_TRIES, Solver, _count, _Dealer, _hands, _moves, advise, knowledge
+from . import odds
+from .discards import STRONG_THROWS, strong_throw
+from .pegging import MIN_WORLDS, _count, _hands, _moves
 from .reply import PointsReply
-from .view import SeatView, routine_action, seat_view
+from .view import SeatView, seat_view
 
 SAMPLES = 24
 """Worlds a decision is valued over (the same worlds for every action)."""
@@ -64,6 +71,24 @@ PEG_BOUND = 30
 nobody wins in that world's deal: the play is solved for points (cheaper) and the board values the end
 of the deal.  A side pegs 3-5 points in a 2-player play on average; 30 or more is a freak (a world
 that has one while the bound says otherwise is valued as if the deal ended nobody's game)."""
+GREEDY_LEAD_PLAYERS = 4
+"""From this many players a play valued from before it starts (a discard, the cut) is played out
+greedily in each world, not searched: a 2-player lead takes a few hundred positions, a 3-player one
+under 7,000, a 4-player one some 40,000 (25 ms a world, for each discard).  With ``lead_search`` False
+(the review, the chance of winning: fifteen discards in every world) it is played out greedily at any
+table: 14 microseconds a world against 360 for the search of a 2-player lead, and its mean net for the
+dealer within the noise of the search's and of the strong level's own (1.28, 1.09 and 1.15 points over
+400 deals, standard errors 0.09-0.16)."""
+EXACT_HOLDINGS = 96
+"""When the other seats' possible holdings are this few or fewer (late in a play), every one of them is
+a world, each once with its chance: exact over their cards."""
+MEMO_LIMIT = 400_000
+"""Positions the search keeps before its memo is cleared (a decision's memory is bounded)."""
+
+Pegged = tuple[float, ...]
+"""Per side: points pegged over the rest of the deal."""
+Chances = tuple[float, ...]
+"""Per side: the chance of winning the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +100,19 @@ class ActionValue:
     """The seat's side's chance of winning the game after this action."""
 
 
+@dataclass(frozen=True, slots=True)
+class PositionValue:
+    """Each side's chance of winning from a position as one viewer sees it, and how it was valued."""
+
+    chances: Chances
+    standard_errors: tuple[float, ...]
+    worlds: int
+    exact: bool
+    """Every world of the hidden cards taken, each with its chance (else sampled)."""
+    action: GameAction | None
+    """The viewer's action these chances follow (the strong level's), when it is the viewer's to act."""
+
+
 def action_values(state: GameState, seat: int, *, seed: int | str = 0,
                   samples: int = SAMPLES) -> list[ActionValue]:
     """Every legal action of ``seat`` now, valued from what the seat may see only; best (win) first.
@@ -83,28 +121,59 @@ def action_values(state: GameState, seat: int, *, seed: int | str = 0,
 
 
 def view_values(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, refine: int = 0,
-                exact_points: bool = True, infer_throws: bool = False, points_reply: bool = False) -> list[ActionValue]:
+                exact_points: bool = True, model: ThrowModel = STRONG_THROWS,
+                points_reply: bool = False, lead_search: bool = True) -> list[ActionValue]:
     """:func:`action_values` from a seat's view; ``refine``: more worlds for the best few discards.
     ``exact_points`` False (a bot ranking by the chance): a discard's worlds where the play is searched
     for the game skip the search for points, and its ``points`` there count the show and the heels only
     (the pegging left out): the points then only break ties of the chance, and the worlds cost about half.
-    ``infer_throws`` (a bot playing the strong level): in the play, the other seat's cards are drawn from
-    the hands the strong level keeps, and its two crib cards are its throw (:meth:`_Deal2._inferred`).
-    ``points_reply`` (the same): in the play, the other seat replies as the points search does
-    (:class:`.reply.PointsReply`: the strong level pegs for points), not as a minimax for the game."""
+    ``model``: how the other seats' hidden cards are dealt (:mod:`service.core.game.hidden`).
+    ``points_reply`` (a bot playing the strong level, 2 players): in the play, the other seat replies as
+    the points search does (:class:`.reply.PointsReply`: the strong level pegs for points), not as a
+    minimax for the game."""
+    return evaluate(v, seed=seed, samples=samples, refine=refine, exact_points=exact_points, model=model,
+                    points_reply=points_reply, lead_search=lead_search).values
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    values: list[ActionValue]
+    """Best first."""
+    worlds: int
+    """The worlds of the hidden cards the values are means over (0: none needed)."""
+    exact: bool
+    """Every world taken, each with its chance."""
+
+
+def evaluate(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, refine: int = 0,
+             exact_points: bool = True, model: ThrowModel = STRONG_THROWS, points_reply: bool = False,
+             lead_search: bool = True, among: Callable[[list[GameAction]], list[GameAction]] | None = None,
+             also: GameAction | None = None) -> Evaluation:
+    """:func:`view_values` with the number of worlds it took; ``lead_search`` False: a play valued from
+    before it starts is played out greedily (:data:`GREEDY_LEAD_PLAYERS`); ``among``: which of the legal
+    actions to value (the caller's bound on which can be best); ``also``: a discard refined with the
+    best (the review's: the one taken)."""
     if v.seat not in v.to_act:
-        return []
-    if v.players != 2:
-        return _table_values(v)
-    rng = random.Random(f"evaluate/{seed}/{v.state_key}")
-    ev = _Deal2(v, exact_points, infer_throws, points_reply)
-    if v.phase is Phase.PLAY:
-        values = ev.play(rng, samples)
-    elif v.phase is Phase.SHOW:
-        values = ev.show(rng, samples)
-    else:
-        values = ev.before_play(rng, samples, refine)
-    return ranked(values)
+        return Evaluation([], 0, True)
+    ev = _Deal(v, model, exact_points, points_reply, seed, lead_search)
+    legal = ev.legal()
+    values = ev.values(among(legal) if among is not None else legal, samples, refine, also)
+    return Evaluation(ranked(values), ev.worlds_taken, ev.exact)
+
+
+def position_value(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, model: ThrowModel = STRONG_THROWS,
+                   action: GameAction | None = None, budget: float | None = None,
+                   lead_search: bool = True) -> PositionValue:
+    """Each side's chance from the position as ``v.seat`` sees it: where the seat is to act, after
+    ``action`` (its strong level's, say: the caller's); otherwise (or with no ``action``) every seat plays
+    on as the evaluation plays them (the seats to discard as the strong level, the play double dummy).  ``budget``: seconds
+    after which no more worlds are valued, once :data:`.pegging.MIN_WORLDS` are."""
+    ev = _Deal(v, model, True, False, seed, lead_search)
+    ev.deadline = None if budget is None else time.perf_counter() + budget
+    got = ev.outcomes([action if v.seat in v.to_act else None], samples)[0]
+    means = tuple(_mean(got, [c[i] for _, c in got.results]) for i in range(ev.sides))
+    errors = _standard_errors(got, means, ev.sides)
+    return PositionValue(means, errors, len(got.results), got.exact, action)
 
 
 def ranked(values: Sequence[ActionValue]) -> list[ActionValue]:
@@ -114,310 +183,384 @@ def ranked(values: Sequence[ActionValue]) -> list[ActionValue]:
 
 @lru_cache(maxsize=65_536)
 def _board(players: int, target: int, scores: tuple[int, ...], dealer: int, five_and_two: bool) -> tuple[float, ...]:
-    return board_odds(players, target, scores, dealer, five_and_two)
+    return odds.board_odds(players, target, scores, dealer, five_and_two)
 
 
-class _Deal2:
-    """The rest of a 2-player deal from one seat's view, played out in sampled worlds."""
+@dataclass(frozen=True, slots=True)
+class _Results:
+    """One action's outcome in each world (common to every action), with each world's chance."""
 
-    def __init__(self, v: SeatView, exact_points: bool = True, infer_throws: bool = False,
-                 points_reply: bool = False) -> None:
+    results: list[tuple[Pegged, Chances]]
+    weights: list[float]
+    exact: bool
+
+
+def _mean(r: _Results, xs: Sequence[float]) -> float:
+    """The mean over the worlds: each weighed by its chance when they are every world, else alike."""
+    if r.exact:
+        return sum(w * x for w, x in zip(r.weights, xs))
+    return sum(xs) / len(xs)
+
+
+def _standard_errors(r: _Results, means: Sequence[float], sides: int) -> tuple[float, ...]:
+    n = len(r.results)
+    if r.exact or n < 2:
+        return (0.0,) * sides
+    out = []
+    for i in range(sides):
+        var = sum((c[i] - means[i]) ** 2 for _, c in r.results) / (n - 1)
+        out.append((var / n) ** 0.5)
+    return tuple(out)
+
+
+class _Deal:
+    """The rest of a deal from one seat's view, played out in the worlds of its hidden cards."""
+
+    def __init__(self, v: SeatView, model: ThrowModel, exact_points: bool, points_reply: bool,
+                 seed: int | str, lead_search: bool = True) -> None:
         self.v = v
-        self.points_reply = points_reply
+        self.lead_search = lead_search
+        self.obs: Observation = v.observation
+        self.model = model
         self.exact_points = exact_points
-        self.infer_throws = infer_throws and not v.five_and_two and not v.tournament
+        self.points_reply = points_reply and v.players == 2
+        self.seed = seed
+        self.n = n = v.players
+        self.sides = sides_of(n)
+        self.side = tuple(side_of(n, s) for s in range(n))
         self.me = v.seat
+        self.mine = self.side[v.seat]
         self.dealer = v.dealer
         self.pone = v.pone
         self.target = v.target
         self.scores = tuple(v.scores)
-        self.solver = Solver(2)
+        self.solver = kernel.Search(n, self.side, 0)
+        self.show_order = [kernel.show_seat(n, v.dealer, i) for i in range(n)]
+        self.worlds_taken = 0
+        self.exact = False
+        self.deadline: float | None = None
 
-    # -- the end of a deal, and what the board makes of it ------------------------------------------------
+    # -- what the seat may do ---------------------------------------------------------------------------------
 
-    def _finish(self, scores: Sequence[int], show: Sequence[tuple[int, int]]) -> float:
-        """The seat's chance once the play is over with ``scores``, the ``show`` (side, points) still to
+    def legal(self) -> list[GameAction]:
+        v = self.v
+        if v.phase is Phase.DISCARD:
+            throw = self.obs.dealt - hidden.KEPT
+            seen: set[frozenset[Card]] = set()
+            out: list[GameAction] = []
+            for d in combinations(v.hand, throw):
+                if frozenset(d) not in seen:
+                    seen.add(frozenset(d))
+                    out.append(Discard(v.seat, d))
+            return out
+        if v.phase is Phase.PLAY:
+            play = self._the_play()
+            mine = tuple(c for c in v.hand if c not in play.played)
+            held = tuple(mine if s == self.me else () for s in range(self.n))
+            moves: list[GameAction] = [a for a, _ in _moves(play._replace(held=held))]
+            # a go beside a card that fits (tournament rules allow it) is a renege, never valued here
+            cards: list[GameAction] = [a for a in moves if isinstance(a, PlayCard)]
+            return cards if cards else moves
+        if v.phase is Phase.DEAL:
+            return [Deal(v.seat)]
+        if v.phase is Phase.CUT:
+            return [Cut(v.seat)]
+        assert v.phase is Phase.SHOW
+        if v.counting_crib:
+            return [Count(v.seat)]
+        h = v.hand
+        assert v.starter is not None
+        return [Count(v.seat, claim=kernel.show_total(h[0], h[1], h[2], h[3], v.starter, False))]
+
+    # -- the worlds ---------------------------------------------------------------------------------------------
+
+    def _rng(self, what: str) -> random.Random:
+        return random.Random(f"evaluate/{what}/{self.seed}/{self.v.state_key}")
+
+    def _worlds(self, rng: random.Random, n: int, stratify: bool) -> hidden.Worlds:
+        """``n`` worlds (or every one, where few); ``stratify``: before the play, the starters spread over
+        the unseen cards, each once before any twice (a discard's value is mostly the starter's: its
+        shows are then nearly exact over the worlds).  Before any card is played the other seats' cards
+        say nothing of the starter, so a world drawn given its starter keeps the model's chances."""
+        obs = self.obs
+        if obs.starter is not None:
+            # late in a play every holding of the others may be few: each is a world, with its chance (the
+            # crib's cards drawn given it), where sampling would leave the choice to chance
+            listed = hidden.exact(obs, self.model, EXACT_HOLDINGS, crib=False)
+            if listed is not None:
+                return hidden.Worlds(tuple(hidden.complete(obs, w, rng, self.model) for w, _ in listed),
+                                     tuple(p for _, p in listed), True)
+        if not stratify or obs.starter is not None:
+            return hidden.worlds(obs, rng, n, self.model, exact_limit=0)
+        unseen = list(obs.unseen)
+        starters = rng.sample(unseen, len(unseen))
+        out = []
+        for i in range(n):
+            s = starters[i % len(starters)]
+            out.append(hidden.sample(replace(obs, starter=s, seen=obs.seen | {s}), rng, self.model))
+        return hidden.Worlds(tuple(out), (1.0 / n,) * n, False)
+
+    # -- valuing ------------------------------------------------------------------------------------------------
+
+    def values(self, actions: Sequence[GameAction], samples: int, refine: int = 0,
+               also: GameAction | None = None) -> list[ActionValue]:
+        """Each action's value; ``refine``: the best :data:`REFINE_TOP` discards (and ``also``, a discard
+        to compare with them over the same worlds) over that many more worlds."""
+        if len(actions) > REFINE_TOP and refine and self.v.phase is Phase.DISCARD:
+            first = self.outcomes(list(actions), samples)
+            means = [self._means(r) for r in first]
+            top = sorted(range(len(actions)), key=lambda i: (-means[i][1], -means[i][0]))[:REFINE_TOP]
+            if isinstance(also, Discard):
+                top += [i for i, a in enumerate(actions) if isinstance(a, Discard)
+                        and set(a.cards) == set(also.cards) and i not in top]
+            more = self.outcomes([actions[i] for i in top], refine, what="refine")
+            out = [ActionValue(a, p, w) for a, (p, w) in zip(actions, means)]
+            for j, i in enumerate(top):
+                merged = _Results(first[i].results + more[j].results, [], False)
+                p, w = self._means(merged)
+                out[i] = ActionValue(actions[i], p, w)
+            return out
+        results = self.outcomes(list(actions), samples)
+        return [ActionValue(a, *self._means(r)) for a, r in zip(actions, results)]
+
+    def _means(self, r: _Results) -> tuple[float, float]:
+        return (_mean(r, [self._net(p) for p, _ in r.results]),
+                _mean(r, [c[self.mine] for _, c in r.results]))
+
+    def _net(self, pegged: Pegged) -> float:
+        return 2 * pegged[self.mine] - sum(pegged)
+
+    def outcomes(self, actions: Sequence[GameAction | None], samples: int, what: str = "worlds") -> list[_Results]:
+        """Each action's outcome in the same worlds (None: the position played on as the evaluation plays
+        every seat)."""
+        v = self.v
+        phase = v.phase
+        if phase is Phase.DEAL:
+            chances = self._board_now()
+            self.exact = True
+            return [_Results([((0.0,) * self.sides, chances)], [1.0], True) for _ in actions]
+        rng = self._rng(what)
+        ws = self._worlds(rng, max(1, samples), phase in (Phase.DISCARD, Phase.CUT))
+        self.exact = ws.exact
+        out = [_Results([], list(ws.chances), ws.exact) for _ in actions]
+        for i, world in enumerate(ws.worlds):
+            if self.deadline is not None and i >= MIN_WORLDS and not ws.exact and time.perf_counter() > self.deadline:
+                for r in out:
+                    del r.weights[i:]
+                break
+            world_rng = self._rng(f"{what}/{i}")
+            keep = self.n == 3  # only a 3-player finish draws (a game played on): the same draws for every action
+            state = world_rng.getstate() if keep else None
+            if phase is Phase.PLAY:
+                got = self._play(world, actions, world_rng)
+            else:
+                got = []
+                base = self._others_throw(world) if phase is not Phase.SHOW else ([], [])
+                for a in actions:
+                    if state is not None:
+                        world_rng.setstate(state)
+                    got.append(self._before_play(world, base, a, world_rng) if phase is not Phase.SHOW
+                               else self._show_now(world, world_rng))
+            for r, g in zip(out, got):
+                r.results.append(g)
+            if what == "worlds":
+                self.worlds_taken += 1
+            if len(self.solver.memo) > MEMO_LIMIT:
+                self.solver.memo.clear()
+        return out
+
+    def _board_now(self) -> Chances:
+        v = self.v
+        if max(self.scores) >= self.target:
+            return tuple(1.0 if s >= self.target else 0.0 for s in self.scores)
+        if self.n == 3:
+            return odds.estimate(self.target, self.scores, self.dealer).chances
+        return _board(self.n, self.target, self.scores, self.dealer, v.five_and_two)
+
+    # -- the end of a deal --------------------------------------------------------------------------------------
+
+    def _one_hot(self, side: int) -> Chances:
+        return tuple(1.0 if s == side else 0.0 for s in range(self.sides))
+
+    def _finish(self, scores: Sequence[int], show: Sequence[tuple[int, int]], rng: random.Random) -> Chances:
+        """Each side's chance once the play is over with ``scores``, the ``show`` (side, points) still to
         count in its order: the first to reach the target wins, else the board at the next deal."""
         s = list(scores)
         for side, pts in show:
             s[side] += pts
             if s[side] >= self.target:
-                return 1.0 if side == self.me else 0.0
-        v = self.v
-        return _board(2, self.target, tuple(s), (self.dealer + 1) % 2, v.five_and_two)[self.me]
+                return self._one_hot(side)
+        nxt = (self.dealer + 1) % self.n
+        if self.n == 3:
+            return self._one_hot(odds.play_out(3, self.target, s, nxt, odds.deals("three"), rng))
+        return _board(self.n, self.target, tuple(s), nxt, self.v.five_and_two)
+
+    def _show(self, kept: Sequence[Sequence[Card]], crib: Sequence[Card], starter: Card,
+              start: int = 0) -> list[tuple[int, int]]:
+        """The show in its order from its ``start``-th count: (side, points)."""
+        out = []
+        for s in self.show_order:
+            a, b, c, d = kept[s]
+            out.append((self.side[s], kernel.show_total(a, b, c, d, starter, False)))
+        a, b, c, d = crib
+        out.append((self.side[self.dealer], kernel.show_total(a, b, c, d, starter, True)))
+        return out[start:]
 
     def _near(self, scores: Sequence[int], show: Sequence[tuple[int, int]]) -> bool:
-        """Whether a side could reach the target in what is left of this deal (then the play is searched
-        for the game)."""
+        """Whether a side could reach the target in what is left of this deal (two players: then the play
+        is searched for the game)."""
+        if self.n != 2:
+            return False
         reach = list(scores)
         for side, pts in show:
             reach[side] += pts
         return any(r + PEG_BOUND >= self.target for r in reach)
 
-    def _show(self, hands: Sequence[Sequence[Card]], crib: Sequence[Card], starter: Card,
-              start: int = 0) -> list[tuple[int, int]]:
-        """The show in its order from its ``start``-th count: (side, points)."""
-        order = [self.pone, self.dealer]
-        out = []
-        for s in order:
-            a, b, c, d = hands[s]
-            out.append((s, kernel.show_total(a, b, c, d, starter, False)))
-        a, b, c, d = crib
-        out.append((self.dealer, kernel.show_total(a, b, c, d, starter, True)))
-        return out[start:]
-
-    def _win_search(self, scores: Sequence[int], show: Sequence[tuple[int, int]],
+    def _win_search(self, scores: Sequence[int], show: Sequence[tuple[int, int]], rng: random.Random,
                     reply: bool = False) -> kernel.WinSearch | PointsReply:
-        """The play searched for the game from ``scores``, the ``show`` to count after it; ``reply``: the
-        other side replying as the points search does (:class:`.reply.PointsReply`), not as a minimax."""
         s0, s1 = scores[0], scores[1]
 
         def terminal(p0: int, p1: int) -> float:
-            return self._finish((s0 + p0, s1 + p1), show)
+            return self._finish((s0 + p0, s1 + p1), show, rng)[self.mine]
 
         if reply:
-            return PointsReply(self.solver, self.me, self.target - s0, self.target - s1, terminal)
-        return kernel.WinSearch(2, (0, 1), self.me, self.target - s0, self.target - s1, terminal)
+            return PointsReply(self.solver, self.mine, self.target - s0, self.target - s1, terminal)
+        return kernel.WinSearch(2, (0, 1), self.mine, self.target - s0, self.target - s1, terminal)
 
-    def _net(self, pts: Sequence[float]) -> float:
-        return pts[self.me] - pts[1 - self.me]
+    def _pair(self, win: float) -> Chances:
+        return (win, 1.0 - win) if self.mine == 0 else (1.0 - win, win)
 
-    def _whole_play(self, hands: Sequence[Sequence[Card]], crib: Sequence[Card], starter: Card,
-                    scores: Sequence[int]) -> tuple[float, float]:
-        """The net points and the chance of the rest of the deal from before the play (heels first)."""
-        s = list(scores)
-        heels = kernel.heels(starter)
-        if heels:
-            s[self.dealer] += heels
-            if s[self.dealer] >= self.target:
-                return (heels if self.dealer == self.me else -heels), (1.0 if self.dealer == self.me else 0.0)
-        show = self._show(hands, crib, starter)
-        packed = _hands(hands)
-        position = (self.pone, 0, 0, 0, -1)
-        own_heels = heels if self.dealer == self.me else -heels
-        show_net = sum(p if side == self.me else -p for side, p in show)
-        if not self.exact_points and self._near(s, show):
-            return show_net + own_heels, self._win_search((s[0], s[1]), show).value(packed, *position, 0, 0)
-        val = self.solver.value(packed, *position)
-        pts = self.solver.points(val)
-        net = self._net(pts) + show_net + own_heels
-        if self._near(s, show):
-            base = (s[0], s[1])
-            search = self._win_search(base, show)
-            win = search.value(packed, *position, 0, 0)
-        else:
-            win = self._finish((s[0] + pts[0], s[1] + pts[1]), show)
-        if len(self.solver.memo) > 400_000:
-            self.solver.memo.clear()
-        return net, win
+    def _after_play(self, scores: Sequence[int], pegged: Sequence[int], show: Sequence[tuple[int, int]],
+                    rng: random.Random) -> Chances:
+        """The chances once the play pegged ``pegged`` per side (searched for points: a side reaching the
+        target in it wins; with two sides both there, the one that pegged more)."""
+        after = [s + p for s, p in zip(scores, pegged)]
+        there = [i for i in range(self.sides) if after[i] >= self.target]
+        if there:
+            return self._one_hot(max(there, key=lambda i: pegged[i]))
+        return self._finish(after, show, rng)
 
-    # -- the phases ------------------------------------------------------------------------------------------
+    # -- the phases ---------------------------------------------------------------------------------------------
 
-    def before_play(self, rng: random.Random, samples: int, refine: int = 0) -> list[ActionValue]:
-        """The deal, the discard or the cut: worlds of the unseen dealt cards and starter; the other seat
-        discards as the strong level does; each of the seat's discards (or the one it made) played out;
-        with ``refine``, the :data:`REFINE_TOP` best after ``samples`` worlds are valued over that many more."""
-        v = self.v
-        dealt = 5 if v.five_and_two else 6
-        to_crib = 2 if v.five_and_two else 0
-        throw = dealt - 4
-        opp = 1 - self.me
-        if v.phase is Phase.DEAL:
-            mine: tuple[Card, ...] | None = None
-            actions: list[tuple[GameAction, tuple[Card, ...] | None]] = [(Deal(self.me), None)]
-        elif v.phase is Phase.DISCARD:
-            mine = v.hand
-            actions = [(Discard(self.me, d), d) for d in combinations(v.hand, throw)]
-        else:  # the cut
-            mine = tuple(v.hand) + tuple(v.discards)
-            actions = [(Cut(self.me), tuple(v.discards))]
-        seen = set(mine or ())
-        unseen = [c for c in CARDS if c not in seen]
-        # the starters spread over the unseen cards (each once before any twice): the hands' shows, most of
-        # a discard's value, are then nearly exact over the worlds
-        starters = rng.sample(unseen, len(unseen))
-        worlds = 0
-
-        def add(which: Sequence[int], n: int) -> None:
-            nonlocal worlds
-            for _ in range(n):
-                starter = starters[worlds % len(starters)]
-                worlds += 1
-                cards = rng.sample([c for c in unseen if c != starter],
-                                   dealt * (1 if mine is not None else 2) + to_crib)
-                own = mine if mine is not None else tuple(cards[dealt:2 * dealt])
-                theirs = tuple(cards[:dealt])
-                dealt_crib = tuple(cards[len(cards) - to_crib:])
-                their_throw = strong_throw(theirs, opp == self.dealer)
-                for i in which:
-                    d = actions[i][1]
-                    d = d if d is not None else strong_throw(own, self.me == self.dealer)
-                    hands: list[tuple[Card, ...]] = [(), ()]
-                    hands[self.me] = tuple(c for c in own if c not in d)
-                    hands[opp] = tuple(c for c in theirs if c not in their_throw)
-                    net, win = self._whole_play(hands, tuple(d) + their_throw + dealt_crib, starter, self.scores)
-                    sums[i][0] += net
-                    sums[i][1] += win
-                    counts[i] += 1
-
-        sums = [[0.0, 0.0] for _ in actions]
-        counts = [0] * len(actions)
-        add(range(len(actions)), samples)
-        if refine and len(actions) > REFINE_TOP:
-            # the closest calls get more worlds (the same ones for each): the choice among them is the one
-            # sampling would otherwise leave to chance
-            top = sorted(range(len(actions)), key=lambda i: (-sums[i][1], -sums[i][0]))[:REFINE_TOP]
-            add(top, refine)
-        return [ActionValue(a, p / n, w / n) for (a, _), (p, w), n in zip(actions, sums, counts)]
-
-    def play(self, rng: random.Random, samples: int) -> list[ActionValue]:
-        """A play: worlds of the other seat's unplayed cards (consistent with its goes) and of the crib's
-        cards the seat has not seen; each legal move played out, the rest solved double dummy."""
-        v = self.v
-        assert v.starter is not None
-        k = knowledge(2, v.pone, self.me, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
-        play = k.play
-        dealer = _Dealer(k)
-        opp = 1 - self.me
-        played_by = [tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == s) for s in (0, 1)]
-        to_crib = 4 - len(v.discards)
-        position = _count(play)
-        sums: dict[int, list[float]] = {}
-        worlds = self._inferred(dealer, rng, samples) if self.infer_throws else []
-        if not worlds:
-            for held in _holdings(dealer, opp, rng, samples):
-                rest = [c for c in dealer.unseen if c not in held[opp]]
-                worlds.append((held, tuple(rng.sample(rest, to_crib))))
-        for held, thrown in worlds:
-            crib = tuple(v.discards) + thrown
-            hands = [played_by[s] + tuple(c for c in held[s]) for s in (0, 1)]
-            hands[self.me] = tuple(v.hand)
-            for r, net, win in self._lines(held, hands, crib, v.starter, position):
-                acc = sums.setdefault(r, [0.0, 0.0])
-                acc[0] += net
-                acc[1] += win
-        mine = tuple(c for c in v.hand if c not in play.played)
-        moves = _moves(play._replace(held=tuple(mine if s == self.me else () for s in (0, 1))))
-        n = len(worlds)
-        return [ActionValue(a, sums[r][0] / n, sums[r][1] / n) for a, r in moves if r in sums]
-
-    def _inferred(self, dealer: _Dealer, rng: random.Random,
-                  samples: int) -> list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]]:
-        """``samples`` worlds of the other seat's unplayed cards and its two cards in the crib, drawn from
-        what it would have thrown (:meth:`.pegging._Dealer.read_throw`: what a strong player keeps, fives,
-        pairs and runs, not any four cards).  Empty when too few fit in :data:`.pegging.READ_TRIES` deals a
-        world (then the draw is uniform)."""
-        opp = 1 - self.me
-        out: list[tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]] = []
-        for _ in range(READ_TRIES * samples):
-            read = dealer.read_throw(rng)
-            if read is None:
+    def _others_throw(self, w: World) -> tuple[list[tuple[Card, ...]], list[tuple[Card, ...]]]:
+        """The world's cards once every seat yet to discard but this one has thrown as the strong level
+        does (the same for every action of the seat): each seat's kept cards and discards."""
+        obs = self.obs
+        held = list(w.held)
+        thrown = list(w.thrown)
+        for s in range(self.n):
+            if obs.discarded[s] or s == self.me:
                 continue
-            held, thrown = read
-            out.append((tuple(held if s == opp else dealer.mine for s in (0, 1)), thrown))
-            if len(out) == samples:
-                return out
-        return out if len(out) * 2 >= samples else []
+            d = strong_throw(held[s], self.n, obs.own_crib(s))
+            thrown[s] = d
+            held[s] = tuple(c for c in held[s] if c not in d)
+        return held, thrown
 
-    def _lines(self, held: Sequence[Sequence[Card]], hands: Sequence[Sequence[Card]], crib: Sequence[Card],
-               starter: Card, position: tuple[int, int, int, int, int]) -> list[tuple[int, float, float]]:
-        """Each move of the seat at the play ``position`` (a rank, 0 for go) in one world (the cards
-        ``held``; the show counts the whole ``hands``): the net points of the rest of the deal, the chance."""
-        show = self._show(hands, crib, starter)
-        packed = _hands(held)
-        show_net = sum(p if s == self.me else -p for s, p in show)
-        lines = self.solver.lines(packed, *position)
-        scores = self.scores
-        out = []
+    def _before_play(self, w: World, base: tuple[list[tuple[Card, ...]], list[tuple[Card, ...]]],
+                     action: GameAction | None, rng: random.Random) -> tuple[Pegged, Chances]:
+        """The deal from the discards or the cut: the seats yet to discard throw (``base``: the others as
+        the strong level; the seat ``action``'s discard, or the strong level's), then the rest of the deal
+        from the cut."""
+        held, thrown = list(base[0]), list(base[1])
+        me = self.me
+        if not self.obs.discarded[me]:
+            d = tuple(action.cards) if isinstance(action, Discard) else strong_throw(held[me], self.n,
+                                                                                     self.obs.own_crib(me))
+            thrown[me] = d
+            held[me] = tuple(c for c in held[me] if c not in d)
+        crib = tuple(c for t in thrown for c in t) + w.pack_crib
+        assert w.starter is not None
+        return self._from_cut(held, crib, w.starter, rng)
+
+    def _from_cut(self, kept: Sequence[tuple[Card, ...]], crib: tuple[Card, ...], starter: Card,
+                  rng: random.Random) -> tuple[Pegged, Chances]:
+        scores = list(self.scores)
+        pegged = [0.0] * self.sides
+        heels = kernel.heels(starter)
+        dside = self.side[self.dealer]
+        if heels:
+            scores[dside] += heels
+            pegged[dside] += heels
+            if scores[dside] >= self.target:
+                return tuple(pegged), self._one_hot(dside)
+        show = self._show(kept, crib, starter)
+        for side, counted in show:
+            pegged[side] += counted
+        packed = _hands(kept)
+        position = (self.pone, 0, 0, 0, -1)
+        if self.n >= GREEDY_LEAD_PLAYERS or not self.lead_search:
+            pts, first = kernel.greedy_play(self.n, self.side, packed, *position,
+                                            tuple([self.target - x for x in scores]))
+            total = tuple(p + q for p, q in zip(pegged, pts))
+            if first >= 0:
+                return total, self._one_hot(first)
+            return total, self._finish([s + p for s, p in zip(scores, pts)], show, rng)
         if self._near(scores, show):
-            search = self._win_search(scores, show, self.points_reply)
-            wins = dict(search.lines(packed, *position, 0, 0))
-            for r, val in lines:
-                out.append((r, self._net(self.solver.points(val)) + show_net, wins[r]))
-        else:
-            for r, val in lines:
-                pts = self.solver.points(val)
-                out.append((r, self._net(pts) + show_net,
-                            self._finish((scores[0] + pts[0], scores[1] + pts[1]), show)))
-        if len(self.solver.memo) > 400_000:
-            self.solver.memo.clear()
+            win = self._win_search(scores, show, rng).value(packed, *position, 0, 0)
+            if not self.exact_points:
+                return tuple(pegged), self._pair(win)
+            pts = self.solver.points(self.solver.value(packed, *position))
+            return tuple(p + q for p, q in zip(pegged, pts)), self._pair(win)
+        pts = self.solver.points(self.solver.value(packed, *position))
+        return tuple(p + q for p, q in zip(pegged, pts)), self._after_play(scores, pts, show, rng)
+
+    def _play(self, w: World, actions: Sequence[GameAction | None],
+              rng: random.Random) -> list[tuple[Pegged, Chances]]:
+        """A play: each move of the seat (None: the seat to act moves as the search does) in world ``w``;
+        ``rng``'s draws (a 3-player game played on) the same for every move."""
+        obs = self.obs
+        assert w.starter is not None
+        position = _count(self._the_play())
+        held = tuple(w.unplayed(obs, s) for s in range(self.n))
+        packed = _hands(held)
+        show = self._show(w.held, w.crib, w.starter)
+        scores = self.scores
+        so_far = [0.0] * self.sides
+        for side, counted in show:
+            so_far[side] += counted
+        near = self._near(scores, show)
+        start = rng.getstate() if self.n == 3 else None
+        if list(actions) == [None]:
+            pts = self.solver.points(self.solver.value(packed, *position))
+            pegged = tuple(a + b for a, b in zip(so_far, pts))
+            if near:
+                win = self._win_search(scores, show, rng).value(packed, *position, 0, 0)
+                return [(pegged, self._pair(win))]
+            return [(pegged, self._after_play(scores, pts, show, rng))]
+        lines = dict(self.solver.lines(packed, *position))
+        wins = dict(self._win_search(scores, show, rng, self.points_reply).lines(packed, *position, 0, 0)) \
+            if near else None
+        out = []
+        for a in actions:
+            r = kernel.RANK[a.card] if isinstance(a, PlayCard) else 0
+            pts = self.solver.points(lines[r])
+            pegged = tuple(x + y for x, y in zip(so_far, pts))
+            if start is not None:
+                rng.setstate(start)
+            chances = self._pair(wins[r]) if wins is not None else self._after_play(scores, pts, show, rng)
+            out.append((pegged, chances))
         return out
 
-    def show(self, rng: random.Random, samples: int) -> list[ActionValue]:
-        """A count: every hand was laid in the play, so only the crib's cards the seat has not seen are
-        sampled (when the crib is still to count)."""
+    def _the_play(self) -> Play:
+        """The play so far, replayed without the hidden hands."""
         v = self.v
-        assert v.starter is not None
-        hands = [tuple(a.card for a in v.plays if isinstance(a, PlayCard) and a.seat == s) for s in (0, 1)]
-        hands[self.me] = tuple(v.hand)
-        start = 2 if v.counting_crib else (0 if self.me == self.pone else 1)
-        seen = set(hands[0]) | set(hands[1]) | set(v.discards) | {v.starter}
-        rest = [c for c in CARDS if c not in seen]
-        to_crib = 4 - len(v.discards)
-        a, b, c, d = v.hand
-        own_total = kernel.show_total(a, b, c, d, v.starter, False)
-        action = Count(self.me) if v.counting_crib else Count(self.me, claim=own_total)
-        net = win = 0.0
-        n = samples if to_crib else 1
-        for _ in range(n):
-            crib = tuple(v.discards) + tuple(rng.sample(rest, to_crib))
-            show = self._show(hands, crib, v.starter, start)
-            net += sum(p if s == self.me else -p for s, p in show)
-            win += self._finish(self.scores, show)
-        return [ActionValue(action, net / n, win / n)]
+        play, _ = replay(Play.start(v.players, v.pone, tournament=v.tournament), v.plays)
+        return play
 
-
-ENUMERATE = 96
-"""When the other seat's possible holdings are this few or fewer (late in a play), every one of them is
-a world, each once: exact over its cards, where sampling would leave the choice to chance."""
-
-
-def _holdings(dealer: _Dealer, opp: int, rng: random.Random, samples: int) -> list[tuple[tuple[Card, ...], ...]]:
-    """The worlds of a play: every holding of the other seat consistent with its goes when they are at
-    most :data:`ENUMERATE`, else ``samples`` random ones."""
-    fits, need = dealer.fits[opp], dealer.need[opp]
-    if comb(len(fits), need) <= ENUMERATE:
-        return [tuple(dealer.mine if s != opp else hand for s in range(2)) for hand in combinations(fits, need)]
-    return [dealer.deal(rng) for _ in range(samples)]
-
-
-
-
-def _table_values(v: SeatView) -> list[ActionValue]:
-    """Three or four players: today's advisors' net points (the tuned discards, the pegging advisor), and
-    the board's chance with them: the seat's side credited with a gain, the other sides charged a loss
-    evenly, at the next deal.  The deal, the cut and the count are one action each."""
-    sides = sides_of(v.players)
-    me = side_of(v.players, v.seat)
-    values: list[tuple[GameAction, float]] = []
-    if v.phase is Phase.DISCARD:
-        own = side_of(v.players, v.dealer) == me
-        for ch in analyse_discards(v.hand, v.players, own, model="tuned").choices:
-            values.append((Discard(v.seat, ch.discard), ch.net))
-    elif v.phase is Phase.PLAY:
-        assert v.starter is not None
-        k = knowledge(v.players, v.pone, v.seat, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
-        for o in advise(k, None, seed=v.state_key, node_budget=BOT_NODE_BUDGET).options:
-            values.append((o.action, o.net))
-    else:
-        routine = routine_action(v)
-        assert routine is not None  # a seat acts in no other phase
-        values.append((routine, 0.0))
-    out = []
-    for action, net in values:
-        s = list(v.scores)
-        if net >= 0:
-            s[me] += round(net)
+    def _show_now(self, w: World, rng: random.Random) -> tuple[Pegged, Chances]:
+        """A count: the rest of the show in its order (the crib's hidden cards from the world)."""
+        v = self.v
+        assert w.starter is not None
+        if v.counting_crib:
+            start = self.n
         else:
-            for other in range(sides):
-                if other != me:
-                    s[other] += round(-net / (sides - 1))
-        if max(s) >= v.target:
-            win = 1.0 if s[me] >= v.target else 0.0
-        else:
-            win = _board(v.players, v.target, tuple(s), (v.dealer + 1) % v.players, v.five_and_two)[me]
-        out.append(ActionValue(action, net, win))
-    return ranked(out)
+            start = self.show_order.index(v.to_act[0])
+        show = self._show(w.held, w.crib, w.starter, start)
+        pegged = [0.0] * self.sides
+        for side, pts in show:
+            pegged[side] += pts
+        return tuple(pegged), self._finish(self.scores, show, rng)
 
 
-__all__ = ["SAMPLES", "ActionValue", "action_values", "ranked", "view_values"]
+__all__ = ["MIN_WORLDS", "SAMPLES", "ActionValue", "Evaluation", "PositionValue", "action_values", "evaluate",
+           "position_value", "ranked", "view_values"]

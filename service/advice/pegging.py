@@ -11,14 +11,17 @@ the play); this module maps a :class:`~service.core.play.Play` to it and its
 values back to actions, and the test holds the values equal to an
 exhaustive minimax over :class:`~service.core.play.Play`.
 
-**Advice** (:func:`advise`): the unseen cards are dealt to the other seats at
-random, consistently with everything the seat knows (the cards it holds,
-kept and thrown, the starter, every card played, and that a seat which said
-go at count ``c`` holds nothing worth ``31 - c`` or less), each deal is
-solved double dummy, and each legal action's points to the end of the hand
-are averaged.  Seeded; the number of deals is the caller's.  With ``read_throw``
-(the strong bot, the game review: 2 players dealt six) the other seat's cards
-are drawn from what a strong player keeps, not uniformly (:meth:`_Dealer.read_throw`).
+**Advice** (:func:`advise`): the other seats' unplayed cards are dealt again
+by the core's one model of hidden cards (:mod:`service.core.game.hidden`),
+consistently with everything the seat knows (the cards it holds, kept and
+thrown, the starter, every card played, and that a seat which said go at
+count ``c`` holds nothing worth ``31 - c`` or less) and weighted by how the
+other seats chose their discards (``model``: any alike, or as the strong level
+throws, :data:`.discards.STRONG_THROWS`), each world is solved double dummy,
+and each legal action's points to the end of the hand are averaged (every
+world, each with its chance, where they are few).  Seeded; the number of
+worlds is the caller's, or as many as a budget of positions allows and never
+fewer than :data:`MIN_WORLDS`.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from service.core.errors import IllegalError, MalformedError
 from service.core.options import side_of
 from service.core.play import Go, Play, PlayCard, replay
 
-from .discards import strong_throw
+from service.core.game import hidden
+from service.core.game.hidden import UNIFORM, Observation, ThrowModel
 
 BOT_NODE_BUDGET = 3_000
 """Positions the strong computer opponent searches a play: a quarter of the advice endpoint's default (a
@@ -116,132 +120,52 @@ def _ordered(options: list[PlayOption]) -> list[PlayOption]:
 @dataclass(frozen=True, slots=True)
 class SeatKnowledge:
     """What one seat knows in the play: the position (without the others'
-    cards), its own four cards for the play, and every other card it has
-    seen (its discards, the starter, cards named as known elsewhere)."""
+    cards), its own four cards for the play, and what it has seen of the deal
+    as the model of hidden cards reads it (:mod:`service.core.game.hidden`)."""
 
     play: Play
     seat: int
     kept: tuple[Card, ...]
-    seen: tuple[Card, ...]
-    go_limits: tuple[int, ...]
-    """Per seat, the highest card value it cannot hold (from the goes it said), 0 for none."""
-    pone: int
-    played_by: tuple[tuple[Card, ...], ...]
-    """Per seat, the cards it has laid in this play."""
+    observation: Observation
 
 
 def knowledge(players: int, pone: int, seat: int, kept: Sequence[Card], actions: Sequence[PlayCard | Go],
-              seen: Sequence[Card] = (), tournament: bool = False) -> SeatKnowledge:
-    """Replay ``actions`` (the play so far) and gather what ``seat`` knows.
+              seen: Sequence[Card] = (), tournament: bool = False, *, discards: Sequence[Card] | None = None,
+              observation: Observation | None = None) -> SeatKnowledge:
+    """Replay ``actions`` (the play so far) and gather what ``seat`` knows: its four ``kept`` cards, the
+    cards it has ``seen`` elsewhere (its discards, the starter, others), its ``discards`` when given apart
+    (then the deal was of four cards and them), or the whole ``observation`` of a game's view.
 
     Raises :class:`MalformedError` (``field`` ``plays/<i>``, ``hand``) when the
     play contradicts the seat's own cards, or when it is not ``seat``'s turn."""
     play = Play.start(players, pone, tournament=tournament)
-    limits = [0] * players
-    played_by: list[tuple[Card, ...]] = [()] * players
     for i, a in enumerate(actions):
-        if isinstance(a, Go):
-            # under tournament rules a go may be a renege: it proves nothing about the cards
-            if not tournament:
-                limits[a.seat] = max(limits[a.seat], kernel.MAX_COUNT - play.count)
-        elif a.seat == seat and a.card not in kept:
+        if isinstance(a, PlayCard) and a.seat == seat and a.card not in kept:
             raise MalformedError(f"seat {seat} played {a.card}, which is not in its hand", field=f"plays/{i}")
-        elif a.seat != seat and a.card in kept:
+        if isinstance(a, PlayCard) and a.seat != seat and a.card in kept:
             raise MalformedError(f"{a.card} is in seat {seat}'s hand, not seat {a.seat}'s", field=f"plays/{i}")
         try:
             play, _ = replay(play, [a])
         except IllegalError as exc:
             raise MalformedError(exc.message, field=f"plays/{i}") from None
-        if isinstance(a, PlayCard):
-            played_by[a.seat] += (a.card,)
     if play.turn is None:
         raise MalformedError("the play is over: every card has been laid", field="plays")
     if play.turn != seat:
         raise MalformedError(f"it is seat {play.turn}'s turn, not seat {seat}'s", field="plays")
-    if not tournament and any(VALUE[c] <= limits[seat] for c in kept if c not in play.played):
-        raise MalformedError(f"seat {seat} said go while holding a card that fitted", field="plays")
-    return SeatKnowledge(play, seat, tuple(kept), tuple(seen), tuple(limits), pone, tuple(played_by))
+    if observation is None:
+        dealt = 4 + len(discards) if discards and players == 2 else (6 if players == 2 else 5)
+        to_crib = 1 if players == 3 else (2 if players == 2 and dealt == 5 else 0)
+        observation = hidden.observe(
+            players, (pone - 1) % players, seat, dealt=dealt, to_crib=to_crib, discarded=[True] * players,
+            known=[tuple(kept) if s == seat else () for s in range(players)],
+            thrown=[tuple(discards or ()) if s == seat else None for s in range(players)],
+            plays=actions, starter=None, seen=seen, tournament=tournament)
+    return SeatKnowledge(play, seat, tuple(kept), observation)
 
 
-class _Dealer:
-    """Random deals of the unseen cards to the other seats' unplayed hands, consistent with their goes;
-    with ``read_throw`` (2 players, six cards dealt), the other seat's cards drawn from what a strong
-    player keeps (:meth:`read_throw`)."""
-
-    def __init__(self, k: SeatKnowledge, read_throw: bool = False) -> None:
-        play = k.play
-        out_of_play = set(k.kept) | set(k.seen) | set(play.played)
-        self.unseen = [c for c in CARDS if c not in out_of_play]
-        self.seat, self.players = k.seat, play.players
-        self.others = [s for s in range(play.players) if s != k.seat]
-        self.need = {s: play.left[s] for s in self.others}
-        self.dealt = sum(self.need.values())
-        self.limits = k.go_limits
-        self.fits = {s: [c for c in self.unseen if VALUE[c] > k.go_limits[s]] for s in self.others}
-        for s in self.others:
-            if len(self.fits[s]) < self.need[s]:
-                raise MalformedError(f"no unseen cards fit the goes seat {s} said", field="plays")
-        self.mine = tuple(c for c in k.kept if c not in play.played)
-        self.reads = read_throw and self.players == 2
-        self.other = self.others[0]
-        self.other_played = k.played_by[self.other]
-        self.other_crib = self.other != k.pone  # 2 players: the seat that is not pone deals
-
-    def read_throw(self, rng: random.Random) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
-        """One try at the other seat's cards (2 players, six dealt) as a strong player holds them: six cards
-        dealt to it at random, the ones it has laid among them, kept only when the strong level's
-        discard of them (:func:`.discards.strong_throw`) throws none it has laid and keeps none its goes
-        rule out.  Its unplayed cards and its throw, or None.
-
-        Why: players keep fives, pairs and runs, not any four cards; a uniform deal of the unseen cards
-        misreads what the other seat can peg (the strong level measured ahead of itself with this read,
-        bench/advice.py's duplicate match)."""
-        other = self.other
-        cards = rng.sample(self.unseen, self.need[other] + 2)
-        thrown = strong_throw(self.other_played + tuple(cards), self.other_crib)
-        if any(c in self.other_played for c in thrown):
-            return None
-        held = tuple(c for c in cards if c not in thrown)
-        if any(VALUE[c] <= self.limits[other] for c in held):
-            return None
-        return held, thrown
-
-    def deal(self, rng: random.Random, tries: int = 64) -> tuple[tuple[Card, ...], ...]:
-        need, limits = self.need, self.limits
-        if self.reads:
-            for _ in range(READ_TRIES):
-                read = self.read_throw(rng)
-                if read is not None:
-                    return tuple(self.mine if s == self.seat else read[0] for s in range(self.players))
-            # none fitted: a uniform deal (the other seat played cards a strong player rarely keeps)
-        for _ in range(tries):  # uniform over the consistent deals: deal at random, keep one that fits
-            cards = rng.sample(self.unseen, self.dealt)
-            hands, at = {}, 0
-            for s in self.others:
-                hands[s] = tuple(cards[at:at + need[s]])
-                at += need[s]
-            if all(VALUE[c] > limits[s] for s in self.others for c in hands[s]):
-                return tuple(self.mine if s == self.seat else hands[s] for s in range(self.players))
-        # Rarely (several tight goes): the most constrained seat first, each from what fits it.
-        left = set(self.unseen)
-        hands = {}
-        for s in sorted(self.others, key=lambda s: len(self.fits[s])):
-            pool = [c for c in self.fits[s] if c in left]
-            if len(pool) < need[s]:
-                raise MalformedError("no deal of the unseen cards fits the goes said", field="plays")
-            hands[s] = tuple(rng.sample(pool, need[s]))
-            left -= set(hands[s])
-        return tuple(self.mine if s == self.seat else hands[s] for s in range(self.players))
-
-
-READ_TRIES = 12
-"""Deals tried a world when the other seat's cards are read from its throw, before a uniform deal (most
-fit: its throw avoids its played cards in a half to a fifth of the deals)."""
-
-
-def _deal_unseen(k: SeatKnowledge, rng: random.Random, tries: int = 64) -> tuple[tuple[Card, ...], ...]:
-    """One random deal of the unseen cards to the other seats' unplayed hands, consistent with their goes."""
-    return _Dealer(k).deal(rng, tries)
+MIN_WORLDS = 16
+"""Worlds a decision is valued over at least (where there are more): with fewer, one unusual deal can
+decide it (a 4-player lead searches some 40,000 positions a world, 25 ms here: 16 of them are its cost)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,17 +178,18 @@ class PeggingAdvice:
 
 
 DEFAULT_NODE_BUDGET = 6_000
-"""Without a sample count, deals are solved until this many positions have
-been searched (at least one deal, at most :data:`MAX_DEFAULT_SAMPLES`): about
-100 ms here, whatever the stage of the play (a 2-player lead takes a few
-hundred positions a deal, a 4-player lead tens of thousands)."""
+"""Without a sample count, worlds are solved until this many positions have
+been searched (at least :data:`MIN_WORLDS`, at most :data:`MAX_DEFAULT_SAMPLES`):
+a 2-player lead takes a few hundred positions a world, a 4-player lead tens of
+thousands (there the minimum decides)."""
 MAX_DEFAULT_SAMPLES = 64
-NODE_CAP = 150_000
+NODE_CAP = 1_000_000
 """Whatever the sample count asked for, no request searches more positions
-than this (a request's work is bounded), checked inside the search: a deal
-cut short by it is left out, and the answer says how many deals were solved.
-(One deal alone never needed so many in a search for the worst: under 100,000
-at a 4-player lead; an exact solve, or a first deal, that would is a 422.)"""
+than this (a request's work is bounded: about a second of CPU here), checked
+inside the search: a world cut short by it is left out, and the answer says
+how many worlds were solved.  It is :data:`MIN_WORLDS` of the largest
+searches: one world of a 4-player lead never needed more than some 85,000;
+an exact solve, or a first world, that would is a 422."""
 
 
 def _over_cap(field: str) -> MalformedError:
@@ -272,43 +197,50 @@ def _over_cap(field: str) -> MalformedError:
 
 
 def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
-           node_budget: int = DEFAULT_NODE_BUDGET, read_throw: bool = False) -> PeggingAdvice:
-    """Perfect-information Monte Carlo: ``samples`` consistent deals (None:
-    until ``node_budget`` positions are searched), each solved double dummy; with ``read_throw`` (2
-    players, six cards dealt) the other seat's cards are drawn from what a strong player keeps
-    (:meth:`_Dealer.read_throw`), else uniformly."""
+           node_budget: int = DEFAULT_NODE_BUDGET, model: ThrowModel = UNIFORM,
+           min_worlds: int = MIN_WORLDS) -> PeggingAdvice:
+    """Perfect-information Monte Carlo: worlds of the other seats' unplayed cards drawn from the model of
+    hidden cards (``model``: how they chose their discards, :mod:`service.core.game.hidden`), each solved
+    double dummy; ``samples`` worlds, or (None) until ``node_budget`` positions are searched and at least
+    ``min_worlds`` are solved; every world, each with its chance, where they are few enough to list."""
     play = k.play
     rng = random.Random(f"pegging-advice/{seed}")
-    dealer = _Dealer(k, read_throw)
     solver = Solver(play.players, NODE_CAP)
     side = solver.side[k.seat]
-    # The seat's legal actions and its own hand are the same in every deal; only the others' hands change.
+    # The seat's legal actions and its own hand are the same in every world; only the others' hands change.
     position = _count(play)
+    obs = k.observation
+    listed = hidden.exact(obs, model, hidden.EXACT_WORLDS, crib=False)
+    most = len(listed) if listed is not None else (samples if samples is not None else MAX_DEFAULT_SAMPLES)
     totals: list[tuple[PlayOption, int, list[float]]] = []
     done = 0
-    while done < (samples if samples is not None else MAX_DEFAULT_SAMPLES):
-        if done and (solver.nodes >= NODE_CAP or (samples is None and solver.nodes >= node_budget)):
+    weight = 0.0
+    while done < most:
+        if listed is None and done and (solver.nodes >= NODE_CAP or (
+                samples is None and done >= min_worlds and solver.nodes >= node_budget)):
             break
-        held = dealer.deal(rng)
+        world, chance = listed[done] if listed is not None else (hidden.sample(obs, rng, model, starter=False), 1.0)
+        held = tuple(world.unplayed(obs, s) for s in range(play.players))
         try:
             by_rank = dict(solver.lines(_hands(held), *position))
         except kernel.PositionCapReached:
-            if not done:
+            if not done or listed is not None:
                 raise _over_cap("plays") from None
-            break  # the cap, inside this deal: the deals solved are the answer
+            break  # the cap, inside this world: the worlds solved are the answer
         done += 1
-        if not totals:  # the first deal's order, best first, is the order of the sums (and of ties at the end)
+        weight += chance
+        if not totals:  # the first world's order, best first, is the order of the sums (and of ties at the end)
             moves = _moves(play._replace(held=held))
             first = {PlayOption(a, tuple(float(x) for x in solver.points(by_rank[r])), side): r
                      for a, r in moves if r in by_rank}
             totals = [(o, first[o], [0.0] * solver.sides) for o in _ordered(list(first))]
         for _, r, acc in totals:
             for i, p in enumerate(solver.points(by_rank[r])):
-                acc[i] += float(p)
+                acc[i] += chance * float(p)
         if len(solver.memo) > 400_000:  # bound a request's memory
             solver.memo.clear()
-    options = [PlayOption(o.action, tuple(p / done for p in acc), side) for o, _, acc in totals]
-    return PeggingAdvice(tuple(_ordered(options)), done, False, solver.nodes)
+    options = [PlayOption(o.action, tuple(p / weight for p in acc), side) for o, _, acc in totals]
+    return PeggingAdvice(tuple(_ordered(options)), done, listed is not None, solver.nodes)
 
 
 def solve_known(play: Play) -> PeggingAdvice:

@@ -10,22 +10,22 @@ and cut (:mod:`.luck`), so that skill and luck can be told apart.
 
 The decisions:
 
-* **discard** -- every way to lay cards away, valued by the discard advisor (the
-  kept hand's exact mean show over the starter and the crib's, ``tuned`` model)
-  from the cards dealt;
-* **play** / **go** -- every legal card (or go) from the seat's view (its cards,
-  its discards, the starter, the play so far): near the end of a 2-player game
-  by the evaluation engine (:func:`.evaluate.action_values`: the rest of the deal
-  played out for the game in sampled worlds, pegging out searched), else by the
-  pegging advisor (perfect-information Monte Carlo over the rest of the play);
+* **discard**, **play** / **go** -- every legal action from the seat's view (its
+  cards, its discards, the starter, the play so far), 2 to 4 players, at any
+  score, valued by the one evaluation engine (:func:`.evaluate.evaluate`): the
+  hidden cards dealt by the core's one model of them, read as the strong level
+  throws, in at least :data:`.pegging.MIN_WORLDS` worlds (or every world, with
+  its chance, where they are few), the rest of the deal played out in each and
+  valued in points and in the chance of winning.  A decision's ``win`` for the
+  action the strong level takes is what ``POST /v1/odds`` answers for that seat
+  at that moment with the same number of worlds and the same seed
+  (:data:`ODDS_SEED`);
 * **count** / **claim** -- a claim the rules judge (muggins, muggins in the play,
   tournament rules): the best claim is the true count, and the loss is what the
   claim cost the seat's side on the board (points missed, muggins to the opponent,
-  a false claim of game's set back), read from the game engine itself.
-
-Where the engine does not value it, an action's chance of winning is the board's
-(:class:`_Board`): the win-probability table at the start of the deal, the
-action's loss of points against the best moved onto the other sides' scores.
+  a false claim of game's set back), read from the game engine itself, its chance
+  the board's (:class:`_Board`: the win-probability table at the start of the
+  deal, the points moved onto the other sides' scores).
 
 A deal, a cut and a count whose claim the rules do not judge decide nothing; a
 decision with one legal action is listed as forced and left out of the rates.
@@ -40,37 +40,46 @@ from typing import Any, cast
 
 from service.core.claims import NOT_CLAIMABLE
 from service.core.errors import MalformedError
-from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, Go, PlayCard, apply_action,
+from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, Go, Phase, PlayCard, apply_action,
                                deal_steps, legal_actions, record_start)
 from service.core.game.events import GameEvent, HandCounted, StarterTurned
-from service.core.options import GameOptions
+from service.core.game.hidden import ThrowModel
+from service.core.options import GameOptions, side_of
 
 from . import bot, odds
 from .discards import analyse_discards
-from .evaluate import SAMPLES, action_values
+from .evaluate import evaluate
 from .luck import cut_luck, dealt_luck
-from .pegging import advise, knowledge
+from .pegging import MIN_WORLDS
+from .view import SeatView
 
 CATEGORIES = ("ok", "doubtful", "bad", "very_bad")
 THRESHOLDS = (("very_bad", 0.06), ("bad", 0.03), ("doubtful", 0.015))
 """The loss in the chance of winning from which a decision is doubtful, bad, very
 bad: GNU Backgammon's 0.03, 0.06 and 0.12 of equity, which is twice the chance
 of winning (equity = 2p - 1 when nothing but the game is at stake)."""
-REVIEW_NODE_BUDGET = 3_000
-"""Positions the pegging advisor searches for each play reviewed (the strong bot's)."""
+SAMPLES = 2 * MIN_WORLDS
+"""Worlds each play or go is valued over (where they are not few enough to take each)."""
 TYPICAL_PLAYS = 100
-"""Plays and goes a review values at full budget (a 2-player game has about 70): a longer
-game's plays are each given a share (:func:`budgets`), so that no review costs much more than
-a typical game's (the longest legal game has about 1,000)."""
-MIN_NODE_BUDGET = 300
-MIN_SAMPLES = 2
+"""Plays and goes a review values at its full number of worlds (a 2-player game has about 70): a longer
+game's plays are valued over fewer (never fewer than :data:`.pegging.MIN_WORLDS`) and its discards
+refined less, so that no review costs far more than a typical game's (the longest legal game has about
+1,200 plays)."""
+DISCARD_SAMPLES = MIN_WORLDS
+DISCARD_REFINE = 3 * MIN_WORLDS
+"""Worlds each discard is valued over, and the best four over this many more: near the end of a game a
+discard's worlds are won or lost whole, and sixteen alone leave the best of fifteen discards to chance
+(with them the strong level against itself was flagged at 28 of 408 decisions of six games, with 64
+each at 15)."""
+ODDS_SEED = 0
+"""The seed of the evaluation's worlds: ``POST /v1/odds``'s default, so that a decision's chance is the
+one that operation answers."""
 THREE_PLAYER_GAMES = 400
 """Games each 3-player board of a review is played out (:class:`_Board`)."""
 TIE = 1e-9
 """A loss smaller than this is none: the taken action is as good as the best."""
 
 Step = tuple[GameState, GameAction, GameState, list[GameEvent]]
-Valuer = Callable[[GameState, int, int], list[tuple[GameAction, float]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +107,8 @@ class Decision:
     best_value: Value
     forced: bool
     category: str
+    worlds: int = 0
+    """The worlds of the hidden cards the values are means over (0: a claim, valued on the board)."""
 
     @property
     def loss_points(self) -> float:
@@ -181,48 +192,66 @@ def _finished(state: GameState, where: str) -> None:
                              f"phase {state.phase}", at=(where,))
 
 
-def budgets(actions: Iterable[GameAction]) -> tuple[int, int]:
-    """The pegging advisor's positions and the engine's worlds for each play of a game of ``actions``."""
-    plays = sum(type(a) in (PlayCard, Go) for a in actions)
-    scale = min(1.0, TYPICAL_PLAYS / max(1, plays))
-    return max(MIN_NODE_BUDGET, round(REVIEW_NODE_BUDGET * scale)), max(MIN_SAMPLES, round(SAMPLES * scale))
-
-
 def review_record(options: GameOptions, first_dealer: int, game_id: str, actions: Sequence[GameAction],
                   final: GameState) -> Review:
     """The review of a whole game from its record, ``final`` the state it replays to."""
     _finished(final, "record")
-    return review_steps(game_id, options, record_steps(options, first_dealer, game_id, actions), True,
-                        budgets(actions))
+    return review_steps(game_id, options, record_steps(options, first_dealer, game_id, actions), True)
 
 
 def review_state(state: GameState) -> Review:
     """The review of a finished game's state: its last deal (the earlier ones are folded in its history)."""
     _finished(state, "state")
-    return review_steps(state.game_id, state.options, deal_steps(state), False, budgets(state.actions))
+    return review_steps(state.game_id, state.options, deal_steps(state), False)
 
 
 # ---------------------------------------------------------------------------
 # Valuing decisions.
 
 
-def discard_values(state: GameState, seat: int, node_budget: int) -> list[tuple[GameAction, float]]:
-    """Every discard of ``seat``, valued from its dealt cards (the discard advisor's net)."""
+def decision_values(state: GameState, seat: int, samples: int = SAMPLES, model: ThrowModel | None = None,
+                    refine: int = 0, taken: GameAction | None = None) -> tuple[list[tuple[GameAction, float, float]],
+                                                                          int]:
+    """Every legal action of ``seat`` now (a discard far from the target: those :func:`contenders`
+    keeps, and ``taken``), valued by the one evaluation engine from its view: (action, net points, chance
+    of winning), and the worlds the values are means over (``refine``: the best four discards over that
+    many more).  ``model``: how the hidden cards are dealt (None: as the strong level reads them)."""
+    v = bot.seat_view(state, seat)
+
+    def among(legal: list[GameAction]) -> list[GameAction]:
+        return contenders(v, legal, taken)
+
+    e = evaluate(v, seed=ODDS_SEED, samples=samples, refine=refine,
+                 model=bot.STRONG.model if model is None else model, lead_search=False, among=among, also=taken)
+    return [(v.action, v.points, v.win) for v in e.values], e.worlds
+
+
+CONTENDER_POINTS = 3.0
+"""Far from the target a discard whose hand and crib are worth this many points less than the best (the
+discard advisor's exact means) is never the best for the game: the review values the others only (the
+play, which the advisor leaves out, moves a discard by a point or two)."""
+
+
+def contenders(v: SeatView, legal: list[GameAction], taken: GameAction | None) -> list[GameAction]:
+    """The discards that may be best (all of them, and every other kind of action, near the target)."""
+    if v.phase is not Phase.DISCARD or max(v.scores) + bot.BOARD_NEAR >= v.target:
+        return legal
+    own = side_of(v.players, v.seat) == side_of(v.players, v.dealer)
+    nets = {frozenset(ch.discard): ch.net for ch in analyse_discards(v.hand, v.players, own).choices}
+    best = max(nets.values())
+    keep: list[GameAction] = [a for a in legal
+                              if isinstance(a, Discard) and nets[frozenset(a.cards)] >= best - CONTENDER_POINTS]
+    if taken is not None and not any(_same(a, taken) for a in keep):
+        keep.append(taken)
+    return keep
+
+
+def _best_discard(state: GameState, seat: int) -> float:
+    """The seat's best discard's net by the discard advisor (hand and crib: the luck of the cards dealt is
+    measured against the average deal's, which is this advisor's, :mod:`.luck`)."""
     pos = state.position
     own = state.options.side_of(seat) == state.options.side_of(pos.dealer)
-    a = analyse_discards(pos.hands[seat], pos.options.players, own)
-    return [(Discard(seat, ch.discard), ch.net) for ch in a.choices]
-
-
-def play_values(state: GameState, seat: int, node_budget: int) -> list[tuple[GameAction, float]]:
-    """Every legal card or go of ``seat``, valued from its view by the pegging advisor, over deals read as
-    the strong level reads them (:func:`.bot.reads_throw`)."""
-    v = bot.seat_view(state, seat)
-    assert v.starter is not None  # the play follows the cut
-    k = knowledge(v.players, v.pone, seat, v.hand, v.plays, (*v.discards, v.starter), v.tournament)
-    advice = advise(k, None, seed=f"review/{state.game_id}/{state.seq}", node_budget=node_budget,
-                    read_throw=bot.reads_throw(v))
-    return [(o.action, o.net) for o in advice.options]
+    return analyse_discards(pos.hands[seat], pos.options.players, own).choices[0].net
 
 
 def _same(a: GameAction, b: GameAction) -> bool:
@@ -318,28 +347,25 @@ def _true_claim(state: GameState, action: GameAction) -> GameAction:
 
 
 class _Reviewer:
-    def __init__(self, game_id: str, options: GameOptions, budget: tuple[int, int]) -> None:
+    def __init__(self, game_id: str, options: GameOptions, samples: int, model: ThrowModel | None,
+                 plays: int) -> None:
         self.game_id, self.options = game_id, options
-        self.node_budget, self.samples = budget
+        self.samples, self.model = samples, model
+        share = min(1.0, TYPICAL_PLAYS / max(1, plays))
+        self.play_samples = max(MIN_WORLDS, round(SAMPLES * share))
+        self.refine = round(DISCARD_REFINE * share)
         self.board = _Board(options)
         self.decisions: list[Decision] = []
         self.deals: list[DealLuck] = []
         self._deal_start: GameState | None = None
 
-    def _values(self, state: GameState, seat: int, advisor: Valuer,
-                for_the_game: bool) -> list[tuple[GameAction, float, float]]:
-        """Every legal action of ``seat``: (action, points, win).  A play or go near the end of a
-        2-player game (a side within :data:`~.bot.BOARD_NEAR` of the target, where the board level
-        plays for the game) is valued by the evaluation engine, the rest of the deal played out for
-        the game in sampled worlds; anything else by the advisors' means and the board
-        (:meth:`_on_the_board`): there the chance of winning follows the points, and a discard's
-        sampled worlds are too few to tell discards a point apart (see docs/review.md)."""
-        o = self.options
-        if for_the_game and o.players == 2 and \
-                max(front for front, _ in state.position.pegs) + bot.BOARD_NEAR >= o.target:
-            seed = f"review/{state.game_id}/{state.seq}"
-            return [(v.action, v.points, v.win) for v in action_values(state, seat, seed=seed, samples=self.samples)]
-        return self._on_the_board(state, seat, advisor(state, seat, self.node_budget))
+    def _values(self, state: GameState, seat: int,
+                taken: GameAction | None = None) -> tuple[list[tuple[GameAction, float, float]], int]:
+        """Every legal action of ``seat``: (action, points, win), and the worlds valued."""
+        if state.position.phase is Phase.DISCARD:
+            return decision_values(state, seat, self.samples or DISCARD_SAMPLES, self.model,
+                                   0 if self.samples else self.refine, taken)
+        return decision_values(state, seat, self.samples or self.play_samples, self.model)
 
     def _on_the_board(self, state: GameState, seat: int,
                       values: list[tuple[GameAction, float]]) -> list[tuple[GameAction, float, float]]:
@@ -352,7 +378,8 @@ class _Reviewer:
         return [(a, p, min(best_win, self.board.win(start, side, best - p))) for a, p in values]
 
     def _decision(self, index: int, state: GameState, after: GameState, seat: int, kind: str,
-                  taken: GameAction, values: list[tuple[GameAction, float, float]], forced: bool) -> None:
+                  taken: GameAction, values: list[tuple[GameAction, float, float]], forced: bool,
+                  worlds: int = 0) -> None:
         best_action, best_points, best_win = max(values, key=lambda v: (v[2], v[1]))
         mine = [(p, w) for a, p, w in values if _same(a, taken)]
         if mine:
@@ -367,7 +394,7 @@ class _Reviewer:
             best_action, best_points, best_win = taken, taken_points, taken_win
         self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
                                        Value(taken_points, taken_win), Value(best_points, best_win), forced,
-                                       "ok" if forced else category(best_win - taken_win)))
+                                       "ok" if forced else category(best_win - taken_win), worlds))
 
     def step(self, index: int, before: GameState, action: GameAction, after: GameState,
              events: list[GameEvent]) -> None:
@@ -376,18 +403,18 @@ class _Reviewer:
             self._deal_start = before
             self._luck = _LuckOfDeal(before, action)
         elif kind is Discard:
-            values = self._values(before, action.seat, discard_values, False)
-            self._luck.best_discard[action.seat] = max(p for _, p, _ in values)
-            self._decision(index, before, after, action.seat, "discard", action, values, len(values) == 1)
+            values, worlds = self._values(before, action.seat, action)
+            self._luck.best_discard[action.seat] = _best_discard(before, action.seat)
+            self._decision(index, before, after, action.seat, "discard", action, values, len(values) == 1, worlds)
         elif kind in (PlayCard, Go):
             card = with_claim(action, None)
             if len(legal_actions(before.position, action.seat)) > 1:
-                values = self._values(before, action.seat, play_values, True)
+                values, worlds = self._values(before, action.seat)
                 forced = False
-            else:
-                values, forced = self._on_the_board(before, action.seat, [(card, 0.0)]), True
+            else:  # nothing to decide: its chance is the board's (the review's rates leave it out)
+                values, worlds, forced = self._on_the_board(before, action.seat, [(card, 0.0)]), 0, True
             self._decision(index, before, after, action.seat, "play" if kind is PlayCard else "go", card, values,
-                           forced)
+                           forced, worlds)
         if _judged(before, action):
             self._claim(index, before, action, after)
         self._luck.record(action, events)
@@ -450,11 +477,13 @@ class _LuckOfDeal:
 
 
 def review_steps(game_id: str, options: GameOptions, steps: Iterable[Step], whole: bool = True,
-                 budget: tuple[int, int] = (REVIEW_NODE_BUDGET, SAMPLES)) -> Review:
+                 samples: int = 0, model: ThrowModel | None = None) -> Review:
     """The review of a game's steps (:func:`record_steps`, :func:`~service.core.game.deal_steps`),
-    finished or not: the callers above say which games may be reviewed.  ``budget``: the pegging
-    advisor's positions and the engine's worlds a play (:func:`budgets`)."""
-    r = _Reviewer(game_id, options, budget)
+    finished or not: the callers above say which games may be reviewed.  ``samples``: the evaluation's
+    worlds a decision (0: :data:`SAMPLES` a play, :data:`DISCARD_SAMPLES` a discard); ``model``: how it deals the hidden cards (None: as the strong level reads them)."""
+    steps = list(steps)
+    plays = sum(type(action) in (PlayCard, Go) for _, action, _, _ in steps)
+    r = _Reviewer(game_id, options, samples, model, plays)
     first: int | None = None
     for i, (before, action, after, events) in enumerate(steps):
         first = before.seq if first is None else first

@@ -1,9 +1,10 @@
 """The self-play the win-probability tables come from: the rest of a deal played by the bots at every seat.
 
-The policy (:data:`DISCARD_LEVEL`, :data:`PLAY_LEVEL`): discards by the
-``strong`` level (the discard advisor, tuned crib model), the play by the
-``greedy`` level (the card that pegs most now) -- the strong level's pegging
-search costs about 20 ms a play, far too much for tens of thousands of deals.
+The policy (:data:`DISCARD_LEVEL`, :data:`PLAY_LEVEL`): the shipped ``strong``
+level at every seat, its discards (the discard advisor, tuned crib model) and
+its pegging (the pegging advisor over the model of hidden cards, as it plays
+any game): the chances the tables give are those of games the service's own
+strong level plays.
 The show counts every hand's true score.  What each seat pegs is kept in the
 order it was pegged, a seat's consecutive scores merged (that cannot change
 who reaches the target first).
@@ -18,7 +19,7 @@ from service.core.game import Cut, GameAction, GameState, apply_action
 
 from .bot import seat_view, suggest
 
-DISCARD_LEVEL, PLAY_LEVEL = "strong", "greedy"
+DISCARD_LEVEL, PLAY_LEVEL = "strong", "strong"
 POLICY = {"discard": DISCARD_LEVEL, "play": PLAY_LEVEL}
 
 Pegged = list[tuple[int, int]]

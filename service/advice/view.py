@@ -17,7 +17,8 @@ from service.core.engine import kernel
 from service.core.errors import IllegalError
 from service.core.game import Count, Cut, Deal, GameState, Phase
 from service.core.game.actions import GameAction
-from service.core.game.observe import seat_seen
+from service.core.game.hidden import Observation, of_state
+from service.core.game.observe import Viewer, seat_seen
 from service.core.play import Go, PlayCard
 
 
@@ -43,6 +44,9 @@ class SeatView:
     deck_client: bool
     state_key: str
     """The game id and sequence number (seeds the advisor, reveals nothing)."""
+    observation: Observation
+    """What the seat knows of the deal, as the model of hidden cards reads it
+    (:func:`service.core.game.hidden.of_state`)."""
     scores: tuple[int, ...] = ()
     """Each side's score now (the board is public)."""
     target: int = 121
@@ -54,7 +58,25 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), sight.hand,
                     sight.discards, sight.starter, sight.plays, state.options.tournament,
                     state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
-                    f"{state.game_id}/{state.seq}", pos.scores, state.options.target)
+                    f"{state.game_id}/{state.seq}", of_state(state, seat), pos.scores, state.options.target)
+
+
+def observer_view(state: GameState, viewer: Viewer) -> SeatView:
+    """What a viewer that may be no seat knows, as a :class:`SeatView`: a seat's own view, or for a
+    spectator (None) or everyone, the dealer's seat with only what that viewer sees of it (its public
+    cards; everything, for everyone).  For the chance of winning, which takes no seat's decision."""
+    if isinstance(viewer, int):
+        return seat_view(state, viewer)
+    pos = state.position
+    obs = of_state(state, viewer)
+    seat = pos.dealer
+    sight = seat_seen(state, seat)
+    thrown = obs.thrown[seat]
+    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), obs.known[seat],
+                    thrown or (), pos.starter if obs.starter is not None else None, sight.plays,
+                    state.options.tournament, state.options.five_and_two, pos.counting_crib(),
+                    state.options.deck == "client", f"{state.game_id}/{state.seq}", obs, pos.scores,
+                    state.options.target)
 
 
 def routine_action(v: SeatView) -> GameAction | None:

@@ -429,6 +429,37 @@ def starter_total(a: int, b: int, c: int, d: int, ranks: tuple[int, ...], suits:
     return total
 
 
+def tuned_split(cards: tuple[int, ...], splits: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...],
+                values: tuple[float, ...], sign: float) -> int:
+    """The best of ``splits`` (positions thrown, positions kept) of a deal's ``cards``: the kept four's mean
+    show over every unseen starter plus ``sign`` times the thrown cards' crib value (``values`` by throw:
+    one card at its number, two at ``52 + 52 * first + second``), ties to the better hand, then the first.
+    The discard advisor's ``tuned`` throw, which the model of hidden cards asks thousands of times a
+    decision (service/advice/discards.py holds it to the whole analysis)."""
+    ranks = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]  # the unseen cards: the starters
+    suits = [13, 13, 13, 13]
+    for c in cards:
+        ranks[(c >> 2) + 1] -= 1
+        suits[c & 3] -= 1
+    rank_counts = tuple(ranks)
+    suit_counts = tuple(suits)
+    unseen = 52 - len(cards)
+    best = 0
+    best_net = -1e9
+    best_mean = -1e9
+    for i in range(len(splits)):
+        throw, keep = splits[i]
+        mean = starter_total(cards[keep[0]], cards[keep[1]], cards[keep[2]], cards[keep[3]], rank_counts,
+                             suit_counts) / unseen
+        index = cards[throw[0]] if len(throw) == 1 else 52 + 52 * cards[throw[0]] + cards[throw[1]]
+        net = mean + sign * values[index]
+        if net > best_net or (net == best_net and mean > best_mean):
+            best = i
+            best_net = net
+            best_mean = mean
+    return best
+
+
 def weighted_rank_points(thrown_key: int, keys: tuple[int, ...], weights: tuple[int, ...]) -> int:
     """The sum over rank multisets of ``weights[i]`` times the points of the
     thrown ranks (key ``thrown_key``) with the multiset ``keys[i]``: the rank
@@ -584,6 +615,67 @@ class Search:
             if rank == 0:
                 break
         return best
+
+
+def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, count: int, seq: int, passed: int,
+                last: int, need: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """The rest of a play (as :class:`Search` positions it) with every seat laying the card that pegs most
+    at once (the higher rank on a tie), go when none fits: each side's points, and the first side to peg
+    the points it ``need``\\ s (-1: none; ``need`` empty: never asked).  A cheap stand-in for the search
+    where a play is valued many times over (the evaluation's discards)."""
+    pts = [0] * (max(side) + 1)
+    first = -1
+    while turn >= 0:
+        at = HAND_BITS * turn
+        hand = (hands >> at) & HAND_MASK
+        fits = FITS_RANK[count]
+        best = 0
+        best_pts = -1
+        best_i = 0
+        i = 0
+        x = hand
+        while x:
+            rank = x & 15
+            x >>= 4
+            i += 1
+            if not fits[rank]:
+                continue
+            now = count + RANK_VALUE[rank]
+            same, run, _ = lay(seq, rank)
+            p = count_points(now) + PAIR_POINTS[same] + run
+            if p >= best_pts:  # ranks ascend: the higher rank wins a tie
+                best = rank
+                best_pts = p
+                best_i = i
+        seat = turn
+        if best:
+            low = (1 << (4 * (best_i - 1))) - 1
+            rest = (hand & low) | ((hand >> (4 * best_i)) << (4 * (best_i - 1)))
+            hands = (hands & ~(HAND_MASK << at)) | (rest << at)
+            count += RANK_VALUE[best]
+            _, _, seq = lay(seq, best)
+            mine = side[seat]
+            pts[mine] += best_pts
+            last = seat
+            if need and first < 0 and best_pts and pts[mine] >= need[mine]:
+                first = mine
+        else:
+            passed |= 1 << seat
+        holding = 0
+        for s in range(players):
+            if (hands >> (HAND_BITS * s)) & HAND_MASK:
+                holding |= 1 << s
+        turn, reset, go_to = after(players, seat, count, holding, passed, last)
+        if go_to >= 0:
+            pts[side[go_to]] += GO_POINTS
+            if need and first < 0 and pts[side[go_to]] >= need[side[go_to]]:
+                first = side[go_to]
+        if reset:
+            count = 0
+            seq = 0
+            passed = 0
+            last = -1
+    return tuple(pts), first
 
 
 # ---------------------------------------------------------------------------

@@ -16,10 +16,11 @@ import orjson
 from marshmallow import ValidationError, fields, validate
 
 from service.advice import bot
-from service.advice.discards import MODELS, analyse_discards
+from service.advice.discards import MODELS, STRONG_THROWS, analyse_discards
 from service.advice.pegging import advise, knowledge, solve_known
 from service.boundary.advice import discards_json, pegging_advice_json, suggestion_json
 from service.core.errors import IllegalError, MalformedError
+from service.core.game.hidden import UNIFORM
 from service.core.options import PLAYERS
 from service.core.play import Play, replay
 
@@ -96,10 +97,9 @@ class AdviseRequest(DistinctCardsSchema):
             raise ValidationError({"hands": ["give every seat's hands exactly when solve is true"]})
         if data["solve"] and "samples" in data:
             raise ValidationError({"samples": ["a solve with every hand known takes no samples"]})
-        if data["opponent"] == "strong" and (data["solve"] or data["players"] != 2 or len(data["discards"]) == 1):
-            raise ValidationError({"opponent": ["the other seat's cards are read from its throw in a 2-player deal"
-                                                " of six cards (discards: none given or two), when they are"
-                                                " sampled (not with solve)"]})
+        if data["opponent"] == "strong" and data["solve"]:
+            raise ValidationError({"opponent": ["the other seats' cards are read from their throws when they are"
+                                                " sampled, not with solve"]})
 
 
 class PeggingAdvise:
@@ -112,7 +112,8 @@ class PeggingAdvise:
             if data[name] >= players:
                 raise MalformedError(f"seat {data[name]} is not at a {players}-player table", at=(name,))
         seen = (*data["discards"], *((data["starter"],) if "starter" in data else ()), *data["known"])
-        k = knowledge(players, pone, seat, data["hand"], data["plays"], seen, data["tournament"])
+        k = knowledge(players, pone, seat, data["hand"], data["plays"], seen, data["tournament"],
+                      discards=data["discards"] or None)
         if data["solve"]:
             hands = data["hands"]
             if len(hands) != players:
@@ -127,7 +128,8 @@ class PeggingAdvise:
                 raise MalformedError(f"the plays do not fit the hands: {exc}", at=exc.at) from None
             result = solve_known(play)
         else:
-            result = advise(k, data.get("samples"), data["seed"], read_throw=data["opponent"] == "strong")
+            model = STRONG_THROWS if data["opponent"] == "strong" else UNIFORM
+            result = advise(k, data.get("samples"), data["seed"], model=model)
         resp.data = orjson.dumps(pegging_advice_json(seat, k.play.count, result))
         resp.content_type = falcon.MEDIA_JSON
 
