@@ -46,6 +46,15 @@ ratio to a reference measured beside it, in the same run:
    whole game's review for 2, 3 and 4 players and of the longest legal game,
    ``POST /v1/games/review`` over HTTP, and what it flags of the strong level
    against itself and of the greedy level.
+   The chance of winning (bench/calibration.py, section ``calibration``):
+   the martingale check (first deals of the strong level from 0-0, 2, 3
+   and 4 players, every seat asking at six moments of the deal: each mean
+   against the chance before the deal, goal within 0.01) and the outcome
+   calibration (whole games of the strong level: predictions by tenths
+   against the games won, the Brier score and the log loss).  Worlds and
+   latency (bench/worlds.py, section ``worlds``): for 2, 3 and 4 players,
+   the strong bot's play decisions and pegging advice, p50 and p99 of the
+   CPU and the fewest worlds, and a whole game's review.
 8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
@@ -67,7 +76,10 @@ keep-alive connections, default 8), BENCH_DEALS (core deals, default
 BENCH_ONLY (comma-separated section names, e.g. ``side_by_side``),
 BENCH_BOT_GAMES, BENCH_ADVICE_DEALS (bench/advice.py), BENCH_BOARD_LATE_PAIRS,
 BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS, BENCH_BOARD_PAIRED_PAIRS (bench/board.py),
-BENCH_REVIEW_GAMES (bench/review.py).
+BENCH_REVIEW_GAMES (bench/review.py), BENCH_CALIBRATION_GAMES,
+BENCH_CALIBRATION_SAMPLES, BENCH_CALIBRATION_WHOLE, BENCH_CALIBRATION_PLAYERS,
+BENCH_CALIBRATION_WORKERS (bench/calibration.py), BENCH_WORLDS_GAMES,
+BENCH_WORLDS_PLAYERS (bench/worlds.py).
 """
 
 from __future__ import annotations
@@ -83,7 +95,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import advice, board, bodies, harness, inprocess, overload, reference, review, worst  # noqa: E402
+from bench import advice, board, bodies, calibration, harness, inprocess, overload, reference, review, worlds, worst  # noqa: E402
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -274,6 +286,8 @@ SECTIONS = {
     "advice": advice.run,
     "board": board.run,
     "review": review.run,
+    "calibration": calibration.run,
+    "worlds": worlds.run,
     "overload": bench_overload,
     "worst": worst.bench,
 }

@@ -377,3 +377,83 @@ def test_the_cut_is_no_luck_on_average():
     five, two = (cut_luck([(hand, False)], Card.parse(s), hand, False) for s in ("5D", "2C"))
     assert five > 0 > two
     assert five - two == pytest.approx(29 - 14)
+
+
+# -- the review and /v1/odds are one valuation; blunders flagged at every table ----------------------------
+
+
+def test_a_decision_s_chance_is_what_the_odds_answer(strong_and_greedy):
+    """For the action the strong level takes, a decision's ``win`` is what POST /v1/odds answers for that
+    seat at that moment with as many worlds (and seed 0): one evaluation over one model."""
+    from service.advice.odds_deal import estimate_now
+    o, final, actions = _bot_game("review-0", {0: "strong", 1: "strong"})
+    steps = list(record_steps(o, 0, final.game_id, actions))
+    review = review_steps(final.game_id, o, iter(steps))
+    checked = {"play": 0, "discard": 0}
+    for d in review.decisions:
+        if d.forced or d.kind not in checked or checked[d.kind] >= 12:
+            continue
+        before = next(s for s, *_ in steps if s.seq == d.index)
+        odds = estimate_now(before, d.seat, d.worlds, 0, budget=1e9)
+        assert odds.samples == d.worlds
+        assert odds.chances[o.side_of(d.seat)] == pytest.approx(d.taken_value.win, abs=1e-12), (d.kind, d.index)
+        checked[d.kind] += 1
+    assert checked == {"play": 12, "discard": 12}
+
+
+def _scripted(players: int, hands: list[str], starter: str, discards: list[str], plays: list[str]):
+    """A client-deck first deal, seat 0 dealing: the steps of its deal, discards, cut and plays."""
+    from service.core.cards import parse_cards
+    from service.core.game import Cut, Deal, Discard
+    o = GameOptions(players=players, deck="client")
+    dealt = tuple(parse_cards(h.split()) for h in hands)
+    crib = parse_cards(["QH"]) if players == 3 else ()
+    actions = [Deal(0, dealt, crib)]
+    actions += [Discard(s, parse_cards(d.split())) for s, d in enumerate(discards)]
+    actions.append(Cut(1, Card.parse(starter)))
+    for p in plays:
+        seat, card = p.split()
+        actions.append(PlayCard(int(seat), Card.parse(card)))
+    return o, list(record_steps(o, 0, GAME_ID, actions))
+
+
+# Seat 1 (the pone: the crib is the other side's) holds 5H 5C JD KS, ten points, and two odd cards.
+BLUNDERS = {
+    2: (["2D 3S 8C 9H QC AD", "5H 5C JD KS 2C 8S"], ["QC AD", "5H 5C"], "4H"),
+    3: (["2D 3S 8C 9H QC", "5H 5C JD KS 2C", "4S 6C 7H TD AC"], ["QC", "5H", "AC"], "4H"),
+    4: (["2D 3S 8C 9H QC", "5H 5C JD KS 2C", "4S 6C 7H TD AC", "3D 6D 8D 9D KH"], ["QC", "5H", "AC", "KH"],
+        "4H"),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fives_thrown_into_the_other_side_s_crib_are_flagged(players):
+    """Ten points kept, or a five (two with two players) thrown into the other side's crib and a hand of
+    little: a very bad discard, at every table."""
+    hands, discards, starter = BLUNDERS[players]
+    _, steps = _scripted(players, hands, starter, discards, [])
+    review = review_steps(GAME_ID, GameOptions(players=players, deck="client"), iter(steps))
+    (d,) = [d for d in review.decisions if d.kind == "discard" and d.seat == 1]
+    assert d.category == "very_bad", d
+    assert {c.rank for c in d.best.cards}.isdisjoint({5, 11, 13}) and d.loss_points > 5
+
+
+PAIR_ROYAL = {  # (hands as dealt, discards last; the discards; the plays; the seat that passes the pair royal)
+    2: (["7D KC 2H 3C QC AD", "7S 7H 9H 8C 5S 6S"], ["QC AD", "5S 6S"], ["1 7S", "0 7D", "1 9H"], 1),
+    3: (["7D KC 2H 3C QC", "7S 4D 9H 8C 5S", "7H 2S 3H 4C 6S"], ["QC", "5S", "6S"], ["1 7S", "2 7H", "0 KC"], 0),
+    4: (["9C 4S 5D 6D AH", "7S 4D 9H 8C 5S", "7H 2S 3H 4C 6S", "7D KC 2H 3C QC"], ["AH", "5S", "6S", "QC"],
+        ["1 7S", "2 7H", "3 KC"], 3),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_pair_royal_passed_up_is_flagged(players):
+    """Two sevens on the count, the seat to play holds the third and lays a card that pegs nothing instead of
+    the pair royal (6 points): flagged, the seven the best, at every table."""
+    hands, discards, plays, seat = PAIR_ROYAL[players]
+    _, steps = _scripted(players, hands, "JH", discards, plays)
+    review = review_steps(GAME_ID, GameOptions(players=players, deck="client"), iter(steps))
+    (d,) = [d for d in review.decisions if d.kind == "play" and d.seat == seat and d.index == len(steps) - 1]
+    assert notation(d.best).endswith("7H" if players == 2 else "7D"), d
+    # the pair royal pegs 6; with 3 and 4 at the table the seats after may pair on (a double pair royal)
+    assert d.category in ("bad", "very_bad") and d.loss_points > (4 if players == 2 else 2), d

@@ -30,8 +30,8 @@ the actions' differences are measured on the same cards):
   the dealer's, the crib), and the first side to reach the target wins;
 * a deal that ends the game nowhere is valued by the board: the chance of
   winning from the next deal's start, :func:`service.advice.odds.board_odds`
-  (with 3 players, who have no table, one game played on by drawing the
-  shipped deals, the same draws for every action of a world).
+  (with 3 players, who have no table, :data:`GAMES_ON` games played on by
+  drawing the shipped deals, the same draws for every action of a world).
 
 An action's ``points`` is the mean net points of the seat's side over the
 rest of the deal (its side's points less the other sides'), its ``win`` the
@@ -79,6 +79,11 @@ under 7,000, a 4-player one some 40,000 (25 ms a world, for each discard).  With
 table: 14 microseconds a world against 360 for the search of a 2-player lead, and its mean net for the
 dealer within the noise of the search's and of the strong level's own (1.28, 1.09 and 1.15 points over
 400 deals, standard errors 0.09-0.16)."""
+GAMES_ON = 16
+"""Three players have no table: a world's deal that ends nobody's game is valued by this many games played
+on from the next deal's start, drawing the shipped deals (the same draws for every action of the world:
+two actions' scores differ in what they win only where a game falls the other way, so one game a world
+left the chance of a 4-point better play below the other's; 11 microseconds a game)."""
 EXACT_HOLDINGS = 96
 """When the other seats' possible holdings are this few or fewer (late in a play), every one of them is
 a world, each once with its chance: exact over their cards."""
@@ -98,6 +103,8 @@ class ActionValue:
     """Expected net points for the seat's side over the rest of the deal."""
     win: float
     """The seat's side's chance of winning the game after this action."""
+    worlds: int = 0
+    """The worlds its values are means over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,21 +314,23 @@ class _Deal:
         """Each action's value; ``refine``: the best :data:`REFINE_TOP` discards (and ``also``, a discard
         to compare with them over the same worlds) over that many more worlds."""
         if len(actions) > REFINE_TOP and refine and self.v.phase is Phase.DISCARD:
-            first = self.outcomes(list(actions), samples)
+            # the refined worlds continue the same draws: a discard's value over samples + refine worlds is
+            # the one position_value gives over as many (so the review's chance is /v1/odds')
+            first = self.outcomes(list(actions), samples, drawn=samples + refine)
             means = [self._means(r) for r in first]
             top = sorted(range(len(actions)), key=lambda i: (-means[i][1], -means[i][0]))[:REFINE_TOP]
             if isinstance(also, Discard):
                 top += [i for i, a in enumerate(actions) if isinstance(a, Discard)
                         and set(a.cards) == set(also.cards) and i not in top]
-            more = self.outcomes([actions[i] for i in top], refine, what="refine")
-            out = [ActionValue(a, p, w) for a, (p, w) in zip(actions, means)]
+            more = self.outcomes([actions[i] for i in top], refine, start=samples, drawn=samples + refine)
+            out = [ActionValue(a, p, w, len(first[0].results)) for a, (p, w) in zip(actions, means)]
             for j, i in enumerate(top):
                 merged = _Results(first[i].results + more[j].results, [], False)
                 p, w = self._means(merged)
-                out[i] = ActionValue(actions[i], p, w)
+                out[i] = ActionValue(actions[i], p, w, len(merged.results))
             return out
         results = self.outcomes(list(actions), samples)
-        return [ActionValue(a, *self._means(r)) for a, r in zip(actions, results)]
+        return [ActionValue(a, *self._means(r), len(r.results)) for a, r in zip(actions, results)]
 
     def _means(self, r: _Results) -> tuple[float, float]:
         return (_mean(r, [self._net(p) for p, _ in r.results]),
@@ -330,25 +339,33 @@ class _Deal:
     def _net(self, pegged: Pegged) -> float:
         return 2 * pegged[self.mine] - sum(pegged)
 
-    def outcomes(self, actions: Sequence[GameAction | None], samples: int, what: str = "worlds") -> list[_Results]:
+    def outcomes(self, actions: Sequence[GameAction | None], samples: int, start: int = 0,
+                 drawn: int = 0) -> list[_Results]:
         """Each action's outcome in the same worlds (None: the position played on as the evaluation plays
-        every seat)."""
+        every seat): worlds ``start`` to ``start + samples`` of one sequence of ``drawn`` (at least as
+        many; the first worlds of a longer sequence are those of a shorter one)."""
         v = self.v
         phase = v.phase
         if phase is Phase.DEAL:
             chances = self._board_now()
             self.exact = True
             return [_Results([((0.0,) * self.sides, chances)], [1.0], True) for _ in actions]
-        rng = self._rng(what)
-        ws = self._worlds(rng, max(1, samples), phase in (Phase.DISCARD, Phase.CUT))
-        self.exact = ws.exact
+        rng = self._rng("worlds")
+        every = self._worlds(rng, max(1, samples + start, drawn), phase in (Phase.DISCARD, Phase.CUT))
+        self.exact = every.exact
+        if every.exact:
+            if start:
+                return [_Results([], [], True) for _ in actions]
+            ws = every
+        else:
+            ws = hidden.Worlds(every.worlds[start:start + samples], every.chances[start:start + samples], False)
         out = [_Results([], list(ws.chances), ws.exact) for _ in actions]
-        for i, world in enumerate(ws.worlds):
+        for i, world in enumerate(ws.worlds, start if not ws.exact else 0):
             if self.deadline is not None and i >= MIN_WORLDS and not ws.exact and time.perf_counter() > self.deadline:
                 for r in out:
-                    del r.weights[i:]
+                    del r.weights[i - start:]
                 break
-            world_rng = self._rng(f"{what}/{i}")
+            world_rng = self._rng(f"worlds/{i}")
             keep = self.n == 3  # only a 3-player finish draws (a game played on): the same draws for every action
             state = world_rng.getstate() if keep else None
             if phase is Phase.PLAY:
@@ -363,7 +380,7 @@ class _Deal:
                                else self._show_now(world, world_rng))
             for r, g in zip(out, got):
                 r.results.append(g)
-            if what == "worlds":
+            if not start:
                 self.worlds_taken += 1
             if len(self.solver.memo) > MEMO_LIMIT:
                 self.solver.memo.clear()
@@ -392,7 +409,11 @@ class _Deal:
                 return self._one_hot(side)
         nxt = (self.dealer + 1) % self.n
         if self.n == 3:
-            return self._one_hot(odds.play_out(3, self.target, s, nxt, odds.deals("three"), rng))
+            wins = [0.0, 0.0, 0.0]
+            sample = odds.deals("three")
+            for _ in range(GAMES_ON):
+                wins[odds.play_out(3, self.target, s, nxt, sample, rng)] += 1.0 / GAMES_ON
+            return (wins[0], wins[1], wins[2])
         return _board(self.n, self.target, tuple(s), nxt, self.v.five_and_two)
 
     def _show(self, kept: Sequence[Sequence[Card]], crib: Sequence[Card], starter: Card,

@@ -116,6 +116,16 @@ def table(mode: str, target: int) -> array[int]:
     return values
 
 
+def table_error(players: int, target: int, five_and_two: bool = False) -> dict[str, Any] | None:
+    """The table's own sampling error (:func:`.odds_build.bootstrap`: the standard deviation of the first
+    dealer's chance at 0-0 over tables solved from resampled deals, and the largest over a grid of
+    positions), or None with 3 players (no table)."""
+    if players == 3:
+        return None
+    got: dict[str, Any] | None = document().get("table_errors", {}).get(f"{mode_of(players, five_and_two)}/{target}")
+    return got
+
+
 @lru_cache(maxsize=None)
 def deals(mode: str) -> tuple[Deal, ...]:
     """The shipped sample of deals of ``mode`` (see :data:`Deal`)."""

@@ -223,7 +223,8 @@ def decision_values(state: GameState, seat: int, samples: int = SAMPLES, model: 
 
     e = evaluate(v, seed=ODDS_SEED, samples=samples, refine=refine,
                  model=bot.STRONG.model if model is None else model, lead_search=False, among=among, also=taken)
-    return [(v.action, v.points, v.win) for v in e.values], e.worlds
+    # the taken discard is refined with the best: the most worlds any action was valued over are its
+    return [(x.action, x.points, x.win) for x in e.values], max((x.worlds for x in e.values), default=0)
 
 
 CONTENDER_POINTS = 3.0

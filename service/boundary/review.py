@@ -33,6 +33,7 @@ def review_json(r: Review, outcome: Outcome | None) -> dict[str, Any]:
             "taken": notation(d.taken), "best": notation(d.best), "category": d.category,
             "points": {"taken": _r(d.taken_value.points), "best": _r(d.best_value.points), "loss": _r(d.loss_points)},
             "win": {"taken": _r(d.taken_value.win), "best": _r(d.best_value.win), "loss": _r(d.loss_win)},
+            "worlds": d.worlds,
         } for d in r.decisions],
         "seats": [{
             "seat": s.seat, "side": s.side, "decisions": s.decisions, "forced": s.forced, "errors": s.errors,
