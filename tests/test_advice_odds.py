@@ -20,13 +20,43 @@ def test_the_shipped_file_matches_its_checksum():
     assert odds_build.checksum(doc["samples"], doc["tables"]) == doc["checksum"]
     assert set(doc["tables"]) == {f"{m}/{t}" for m in odds_build.TABLES for t in odds.TARGETS}
     for mode in odds_build.MODES:
-        assert len(odds.deals(mode)) == doc["deals"]
+        assert len(odds.deals(mode)) == doc["deals"][mode]
+    assert doc["policy"] == {"discard": "strong", "play": "strong"}  # the shipped strong level's self-play
 
 
-def test_a_reduced_regeneration_gives_the_recorded_checksum():
+@pytest.mark.parametrize("coretype", [None, "Haswell", "SkylakeX", "Prescott"])
+def test_a_reduced_regeneration_gives_the_recorded_checksum(coretype):
+    """The same bits on any CPU: the tables are solved in fixed point by integer arithmetic (numpy's BLAS,
+    whose kernel and rounding depend on the CPU, is never called), so the regeneration's checksum is the
+    recorded one under every OpenBLAS kernel (a float product gave another checksum on AVX-512)."""
     doc = odds.document()
     reduced = doc["reduced_check"]
-    assert odds_build.build(reduced["deals"], doc["seed"])["checksum"] == reduced["checksum"]
+    if coretype is None:
+        assert odds_build.build(reduced["deals"], doc["seed"], replicates=0)["checksum"] == reduced["checksum"]
+        return
+    import os
+    import subprocess
+    import sys
+    code = ("from service.advice import odds_build; "
+            f"print(odds_build.build({reduced['deals']}, {doc['seed']!r}, replicates=0)['checksum'])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "OPENBLAS_CORETYPE": coretype})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == reduced["checksum"]
+
+
+def test_the_table_s_own_error_is_stated():
+    """Every table states its bootstrap error; with 20,000 deals the first dealer's chance at 0-0 is known
+    to well under a point in 100."""
+    doc = odds.document()
+    shapes = {"two": (2, False), "five_and_two": (2, True), "four": (4, False)}
+    for name in doc["tables"]:
+        e = doc["table_errors"][name]
+        assert e["replicates"] >= 20 and 0 < e["sd_at_0_0"] <= e["max_sd"] < 0.05, (name, e)
+        mode, target = name.split("/")
+        players, five = shapes[mode]
+        assert odds.table_error(players, int(target), five) == e
+    assert odds.table_error(3, 121) is None
 
 
 def test_deals_round_trip_through_their_encoding():

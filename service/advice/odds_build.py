@@ -82,8 +82,10 @@ GRID = 10
 
 
 def play_deal(options: GameOptions, deck_seed: str) -> Deal:
-    """One deal dealt by seat 0 from 0-0 played by the self-play policy: (seat, points) in the order pegged."""
-    _, pegged = finish_deal(new_game(options, dealer=0, deck_seed=deck_seed)[0])
+    """One deal dealt by seat 0 from 0-0 played by the self-play policy: (seat, points) in the order pegged.
+    The game id is the deck seed's: the strong level's worlds are seeded by it, so a deal is the same
+    whenever it is played."""
+    _, pegged = finish_deal(new_game(options, dealer=0, deck_seed=deck_seed, game_id=deck_seed)[0])
     return tuple(pegged)
 
 
