@@ -144,9 +144,9 @@ def _deals_at_a_lead() -> None:
     budget = getattr(bot, "BOT_NODE_BUDGET", None)
     if budget is not None:
         budgets.append((f"the strong bot's budget ({budget:,} positions)", {"node_budget": budget}))
-        if "read_throw" in inspect.signature(advise).parameters:  # the strong bot's deals as it ships
+        if "model" in inspect.signature(advise).parameters:  # the strong bot's worlds as it ships
             budgets.append(("the same, the other's cards read from its throw",
-                            {"node_budget": budget, "read_throw": True}))
+                            {"node_budget": budget, "model": bot.STRONG.model}))
     for label, kwargs in budgets:
         cpu, samples = [], []
         for i, k in enumerate(ks):

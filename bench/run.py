@@ -54,7 +54,11 @@ ratio to a reference measured beside it, in the same run:
    against the games won, the Brier score and the log loss).  Worlds and
    latency (bench/worlds.py, section ``worlds``): for 2, 3 and 4 players,
    the strong bot's play decisions and pegging advice, p50 and p99 of the
-   CPU and the fewest worlds, and a whole game's review.
+   CPU and the fewest worlds, and a whole game's review.  The bots
+   against their previous versions (bench/previous.py, section
+   ``previous``, BENCH_PREVIOUS an earlier checkout): the strong level over
+   duplicate whole games, the board level from late boards, 95 % intervals
+   from the pairs.
 8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
@@ -95,7 +99,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import advice, board, bodies, calibration, harness, inprocess, overload, reference, review, worlds, worst  # noqa: E402
+from bench import (advice, board, bodies, calibration, harness, inprocess, overload, previous, reference,  # noqa: E402
+                   review, worlds, worst)
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -288,6 +293,7 @@ SECTIONS = {
     "review": review.run,
     "calibration": calibration.run,
     "worlds": worlds.run,
+    "previous": previous.run,
     "overload": bench_overload,
     "worst": worst.bench,
 }

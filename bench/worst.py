@@ -30,11 +30,14 @@ bounded by the rules, not by a count the client chooses):
   whose hands and crib show nothing, played for the fewest points: 2 a deal,
   2,051 actions over 121 deals (a random game has about 200 actions).
 * ``/v1/games/review`` (fixed: a finished game, bounded by the rules): :func:`long_game`'s
-  record, every one of its 1,449 decisions valued (each play with a share of a typical
-  game's budget, so the whole costs about a second of CPU; a 3-player game about as much).
+  record, every one of its 1,449 decisions valued by the evaluation engine over at least 16
+  worlds each (a game longer than a typical one gets fewer worlds a play, never fewer than
+  16: the whole costs about 5 s of CPU, where a typical game's review costs about half a
+  second).
 * ``/v1/discards`` (fixed): the ``random`` model's exact crib over every
   unseen card, with the deal that costs most of 2, 3 and 4 players.
-* ``/v1/pegging/advise`` (bounded by the search's position cap, 150,000):
+* ``/v1/pegging/advise`` (bounded by the search's position cap, 1,000,000: 16 worlds of a
+  4-player lead):
   200 samples asked at a 4-player lead, and an exact solve of the 4-player
   lead with the most positions found by a search (about 90,000).
 * ``/v1/games/suggest`` (bounded by the same cap): the strong bot at a

@@ -10,6 +10,8 @@ OpenSpiel-style: :func:`new_game`, :func:`legal_actions`, :func:`check`,
 * :mod:`.deck` -- each deal's pack, committed by the deck seed
 * :mod:`.events` -- what happened, in table order
 * :mod:`.observe` -- what each viewer (a seat, a spectator, everyone) sees and is told
+* :mod:`.hidden` -- the one model of what a viewer cannot see: worlds of the hidden cards, as chance
+  outcomes weighted by how the seats chose their discards
 """
 
 from .actions import (ACTION_TYPES, ActionKind, Count, Counted, Cut, Deal, Discard, GameAction, Go, PlayCard,
