@@ -518,12 +518,7 @@ class _Deal:
         packed = _hands(kept)
         position = (self.pone, 0, 0, 0, -1)
         if self.n >= GREEDY_LEAD_PLAYERS or not self.lead_search:
-            pts, first = kernel.greedy_play(self.n, self.side, packed, *position,
-                                            tuple([self.target - x for x in scores]))
-            total = tuple(p + q for p, q in zip(pegged, pts))
-            if first >= 0:
-                return total, self._one_hot(first)
-            return total, self._finish([s + p for s, p in zip(scores, pts)], show, rng)
+            return self._played_greedily(packed, position, scores, pegged, show, rng)
         if self._near(scores, show):
             win = self._win_search(scores, show, rng).value(packed, *position, 0, 0)
             if not self.exact_points:
@@ -532,6 +527,19 @@ class _Deal:
             return tuple(p + q for p, q in zip(pegged, pts)), self._pair(win)
         pts = self.solver.points(self.solver.value(packed, *position))
         return tuple(p + q for p, q in zip(pegged, pts)), self._after_play(scores, pts, show, rng)
+
+    def _played_greedily(self, packed: int, position: tuple[int, int, int, int, int], scores: Sequence[int],
+                         pegged: Sequence[float], show: Sequence[tuple[int, int]],
+                         rng: random.Random) -> tuple[Pegged, Chances]:
+        """The rest of a play from ``position`` with every seat pegging the most it can at once
+        (:func:`.kernel.greedy_play`), then the show and the board: ``pegged`` plus what each side pegged
+        in it, and the chances (the first side to its target wins at once)."""
+        pts, first = kernel.greedy_play(self.n, self.side, packed, *position,
+                                        tuple(self.target - x for x in scores))
+        total = tuple(p + q for p, q in zip(pegged, pts))
+        if first >= 0:
+            return total, self._one_hot(first)
+        return total, self._finish([s + p for s, p in zip(scores, pts)], show, rng)
 
     def _play(self, w: World, actions: Sequence[GameAction | None],
               rng: random.Random) -> list[tuple[Pegged, Chances]]:
@@ -553,12 +561,7 @@ class _Deal:
             if not self.lead_search and self.n >= GREEDY_UNSEEN_PLAYERS:
                 # the asking seat is not to act: played out greedily, no seat's move is chosen knowing this
                 # world's hidden cards (see GREEDY_UNSEEN_PLAYERS)
-                pts, first = kernel.greedy_play(self.n, self.side, packed, *position,
-                                                tuple(self.target - x for x in scores))
-                pegged = tuple(a + b for a, b in zip(so_far, pts))
-                if first >= 0:
-                    return [(pegged, self._one_hot(first))]
-                return [(pegged, self._finish([s + p for s, p in zip(scores, pts)], show, rng))]
+                return [self._played_greedily(packed, position, scores, so_far, show, rng)]
             pts = self.solver.points(self.solver.value(packed, *position))
             pegged = tuple(a + b for a, b in zip(so_far, pts))
             if near:
