@@ -46,7 +46,7 @@ def test_a_reduced_regeneration_gives_the_recorded_checksum(coretype):
 
 
 def test_the_table_s_own_error_is_stated():
-    """Every table states its bootstrap error; with 20,000 deals the first dealer's chance at 0-0 is known
+    """Every table states its bootstrap error; with 8,000 to 20,000 deals the first dealer's chance at 0-0 is known
     to well under a point in 100."""
     doc = odds.document()
     shapes = {"two": (2, False), "five_and_two": (2, True), "four": (4, False)}
