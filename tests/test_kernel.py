@@ -270,18 +270,23 @@ def test_the_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, data:
 
 
 @SETTINGS
-@given(deals(), st.lists(st.integers(1, 40), min_size=2, max_size=2))
-def test_the_greedy_play_is_the_referees_greediest_line(k: ModuleType, deal, need: list[int]) -> None:
+@given(deals(), st.lists(st.integers(1, 40), min_size=2, max_size=2), st.integers(-1, 3))
+def test_the_greedy_play_is_the_referees_greediest_line(k: ModuleType, deal, need: list[int], lead: int) -> None:
     """Every seat lays the card that pegs most at once as the referee counts it (the higher rank on a tie;
-    go when none fits): each side's points, and the first side to reach what it needs."""
+    go when none fits): each side's points, and the first side to reach what it needs.  With a first
+    move given (the pone leads its ``lead``-th card by rank; -1: none), that card is laid and the rest is greedy."""
     players, pone, hands, _ = deal
     side_of = (lambda s: s % 2) if players == 4 else (lambda s: s)
     sides = 2 if players == 4 else players
     needs = tuple((need * 2)[:sides])
+    led = sorted(hands[pone], key=lambda c: (c.rank, str(c)))[lead] if lead >= 0 else None
+    led_rank = led.rank if led is not None else -1
     ref = Referee(players, pone, hands)
     pts, first = [0] * sides, -1
     while ref.turn is not None:
         fits = ref.fits(ref.turn)
+        if led is not None:
+            fits, led = [led], None
         if fits:
             def now(card: Card) -> int:
                 return sum(p * n for (_, p, _), n in ref_peg(ref.count + [card]).items())
@@ -298,7 +303,7 @@ def test_the_greedy_play_is_the_referees_greediest_line(k: ModuleType, deal, nee
     for seat in reversed(range(players)):
         packed = (packed << k.HAND_BITS) | k.pack_hand(tuple(hands[seat]))
     assert k.greedy_play(players, tuple(side_of(s) for s in range(players)), packed, pone, 0, 0, 0, -1,
-                         needs) == (tuple(pts), first)
+                         needs, led_rank) == (tuple(pts), first)
 
 
 def _order(search, value: int, side: int) -> tuple[int, int, int]:

@@ -618,11 +618,12 @@ class Search:
 
 
 def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, count: int, seq: int, passed: int,
-                last: int, need: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+                last: int, need: tuple[int, ...], move: int = -1) -> tuple[tuple[int, ...], int]:
     """The rest of a play (as :class:`Search` positions it) with every seat laying the card that pegs most
     at once (the higher rank on a tie), go when none fits: each side's points, and the first side to peg
     the points it ``need``\\ s (-1: none; ``need`` empty: never asked).  A cheap stand-in for the search
-    where a play is valued many times over (the evaluation's discards)."""
+    where a play is valued many times over (the evaluation's discards).  ``move``: the first move of the
+    seat to act, as :meth:`Search.lines` names it (a rank it holds that fits, 0 for go; -1: greedy too)."""
     pts = [0] * (max(side) + 1)
     first = -1
     while turn >= 0:
@@ -633,12 +634,12 @@ def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, coun
         best_pts = -1
         best_i = 0
         i = 0
-        x = hand
+        x = hand if move != 0 else 0
         while x:
             rank = x & 15
             x >>= 4
             i += 1
-            if not fits[rank]:
+            if not fits[rank] or (move > 0 and rank != move):
                 continue
             now = count + RANK_VALUE[rank]
             same, run, _ = lay(seq, rank)
@@ -648,6 +649,7 @@ def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, coun
                 best_pts = p
                 best_i = i
         seat = turn
+        move = -1
         if best:
             low = (1 << (4 * (best_i - 1))) - 1
             rest = (hand & low) | ((hand >> (4 * best_i)) << (4 * (best_i - 1)))
