@@ -395,3 +395,39 @@ def test_metrics_buffer_is_written_at_the_scrape(client):
     line = next(l for l in text.splitlines()
                 if l.startswith('cribbage_http_requests_total{method="GET",route="/openapi.yaml",status="200"}'))
     assert float(line.split()[-1]) >= 3
+
+
+def test_an_error_echoes_a_bounded_prefix_of_a_bad_value(client):
+    """A 40,000-character card was quoted whole in the reason and again in the detail (an 80 kB 422); now
+    every quoted field, reason and detail is cut to ECHO_LIMIT characters, the cut said."""
+    from service.http.problems import ECHO_LIMIT
+
+    card = "Z" * 40_000
+    got = client.simulate_post("/v1/hands/score", json={"cards": [card, "5C", "5S", "JD"], "starter": "5D"})
+    body = problem(got, 422)
+    assert len(got.content) < 8 * ECHO_LIMIT, len(got.content)
+    reasons = [e["reason"] for e in body["errors"]]
+    assert any("ZZZZ" in r and "(cut: " in r for r in reasons), reasons
+    assert all(len(r) <= ECHO_LIMIT + 40 for r in reasons) and len(body["detail"]) <= ECHO_LIMIT + 40
+
+
+@pytest.mark.parametrize("raw, field", [
+    (b'{"cards": ["5H", "5C", "5S", "JD"], "starter": "5D", "starter": "JH"}', "/starter"),
+    (b'{"cards": ["5H", "5C", "5S", "JD"], "starter": "5D", "crib": false, "crib": true}', "/crib"),
+    (b'{"cards": ["5H", "5C", "5S", "JD"], "starter": "5D", "x": [1, {"a": 1, "a": 2}]}', "/x/1/a"),
+])
+def test_a_key_given_twice_is_a_422_naming_it(client, raw, field):
+    """JSON parsers keep the last of two values silently; the service says which key came twice (and
+    where) rather than read one of them."""
+    got = client.simulate_post("/v1/hands/score", body=raw, headers={"Content-Type": "application/json"})
+    body = problem(got, 422)
+    assert fields(body) == [field], body
+    assert "more than once" in body["errors"][0]["reason"]
+
+
+def test_deep_nesting_without_duplicates_is_read_as_before(client):
+    """The duplicate check walks without recursion: 1,000 levels (orjson's limit is 1,024) are the
+    schema's 422, not a crash."""
+    raw = b'{"cards": ["5H", "5C", "5S", "JD"], "starter": "5D", "x": ' + b"[" * 1000 + b"]" * 1000 + b"}"
+    got = client.simulate_post("/v1/hands/score", body=raw, headers={"Content-Type": "application/json"})
+    assert got.status_code in (200, 422), got.text

@@ -59,6 +59,19 @@ _STATUS_PROBLEMS: dict[int, tuple[str, str]] = {
 }
 
 
+ECHO_LIMIT = 200
+"""The most characters of a ``detail``, a ``field`` or a ``reason`` a problem carries: they may quote what
+the client sent (a 40,000-character card was echoed whole, twice), so a longer one is cut to this prefix
+with its length said."""
+
+
+def bounded(text: str) -> str:
+    """``text``, or its first :data:`ECHO_LIMIT` characters and how long it was."""
+    if len(text) <= ECHO_LIMIT:
+        return text
+    return f"{text[:ECHO_LIMIT]}... (cut: {len(text)} characters)"
+
+
 def problem_type(slug: str) -> str:
     """The ``type`` URI of a problem slug (``"about:blank"`` stays as is)."""
     return slug if slug == "about:blank" else PROBLEM_BASE + slug
@@ -155,13 +168,14 @@ def problem_body(req: falcon.Request, exc: falcon.HTTPError) -> dict[str, Any]:
         "type": problem_type(slug),
         "title": title,
         "status": status,
-        "detail": detail or title,
+        "detail": bounded(detail or title),
         "instance": req.path,
     }
     request_id = getattr(req.context, "request_id", None)
     if request_id:
         body["request_id"] = request_id
-    body["errors"] = errors
+    body["errors"] = [{k: bounded(v) if k in ("field", "reason") and isinstance(v, str) else v
+                       for k, v in e.items()} for e in errors]
     body.update(extensions)
     return body
 
