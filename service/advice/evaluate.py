@@ -198,6 +198,11 @@ def position_value(v: SeatView, *, seed: int | str = 0, samples: int = SAMPLES, 
     return PositionValue(means, errors, len(got.results), got.exact, action)
 
 
+def _move(action: GameAction | None) -> int:
+    """A play action as the kernel's search and greedy play name a move: the card's rank, 0 for go."""
+    return kernel.RANK[action.card] if isinstance(action, PlayCard) else 0
+
+
 def ranked(values: Sequence[ActionValue]) -> list[ActionValue]:
     """Best first: the chance of winning, then the points (the win is certain, or lost, either way)."""
     return sorted(values, key=lambda a: (-round(a.win, 12), -a.points))
@@ -582,15 +587,14 @@ class _Deal:
             for a in actions:
                 if start is not None:
                     rng.setstate(start)
-                move = kernel.RANK[a.card] if isinstance(a, PlayCard) else 0
-                out.append(self._played_greedily(packed, position, scores, so_far, show, rng, move))
+                out.append(self._played_greedily(packed, position, scores, so_far, show, rng, _move(a)))
             return out
         lines = dict(self.solver.lines(packed, *position))
         wins = dict(self._win_search(scores, show, rng, self.points_reply).lines(packed, *position, 0, 0)) \
             if near else None
         out = []
         for a in actions:
-            r = kernel.RANK[a.card] if isinstance(a, PlayCard) else 0
+            r = _move(a)
             pts = self.solver.points(lines[r])
             pegged = tuple(x + y for x, y in zip(so_far, pts))
             if start is not None:
