@@ -19,7 +19,10 @@ is matched by one regular expression and the base64url body must re-encode to
 the same text (no padding, no ``+``/``/``, no whitespace, canonical last char).
 
 Version 1 tokens (``v1.`` ...; the first release's) are no longer opened: such
-a token is refused with a sentence that says so.
+a token is refused with a sentence that says so.  A token of a version newer
+than :data:`READS` (``v3.`` ...: a later release sealed it) is a
+:class:`~service.core.errors.NewerVersionError`, not a :class:`SealError`, so
+that the edge can tell a client to try a replica of that release.
 
 Seat tokens (``st.<seat>.<base64url(HMAC-SHA256(seat key, "<game_id>/<seat>")[:16])>``)
 prove which seat of which game a client plays; :meth:`Sealer.deck_seed` turns a
@@ -43,7 +46,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from .core.errors import MalformedError
+from .core.errors import MalformedError, NewerVersionError
 from .seal_plaintext import PlaintextError, StateTooLarge, pack, unpack
 
 SECRET_ENV = "CRIBBAGE_STATE_SECRET"
@@ -51,6 +54,9 @@ PREVIOUS_SECRET_ENV = "CRIBBAGE_STATE_SECRET_PREVIOUS"
 
 PREFIX = "v2."
 V1_PREFIX = "v1."
+READS = (2,)
+"""The token versions this release opens (it seals :data:`PREFIX`'s); the rollout rule of
+service.boundary.state's ``READS`` holds for them too."""
 MAX_TOKEN = 4096        # a v2 token, header included
 MAX_SEQ = 10**9 - 1     # seq has at most 9 digits
 MIN_SECRET = 16
@@ -67,6 +73,7 @@ _INFO_KEY_ID = b"cribbage/v2/key-id"
 
 _V2_RE = re.compile(r"v2\.([0-9a-f]{8})\.([0-9a-f]{32})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]+)")
 _GAME_ID_RE = re.compile(r"[0-9a-f]{32}")
+_VERSION_RE = re.compile(r"v([1-9][0-9]{0,8})\.")
 _SEAT_RE = re.compile(r"st\.(0|[1-9][0-9]{0,8})\.[A-Za-z0-9_-]{22}")
 
 
@@ -187,6 +194,13 @@ class Sealer:
             return self._unseal_v2(token)
         if token.startswith(V1_PREFIX):
             raise _fail(_V1_RETIRED)
+        m = _VERSION_RE.match(token)
+        if m is not None and int(m.group(1)) > max(READS):
+            version = int(m.group(1))
+            raise NewerVersionError(
+                f"this sealed state is of version {version}, sealed by a newer release; this replica "
+                f"opens versions {', '.join(map(str, READS))}: send it to a replica of that release",
+                version=version, reads=READS, field="state")
         raise _fail(_NOT_SEALED)
 
     def _unseal_v2(self, token: str) -> Opened:

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.core.cards import CARDS
-from service.core.errors import MalformedError, located
+from service.core.errors import MalformedError, NewerVersionError, located
 from service.core.game import (
     Count,
     Cut,
@@ -478,11 +478,14 @@ def test_deal_cards_is_no_longer_a_field() -> None:
 
 def test_format_1_is_refused_saying_so() -> None:
     """A format-1 state is refused on its version, with a sentence that says format 1 is
-    no longer read (whatever else it holds); any other version is refused as well."""
+    no longer read (whatever else it holds); any other version is refused as well, a newer
+    one as a :class:`NewerVersionError` naming the formats read (tests/test_state_versions.py)."""
     e = _reject({"version": 1, "phase": "deal", "log": []}, "state/version")
-    assert "format 1 is no longer read" in e.message
-    e = _reject(_mutated(lambda d: d.update(version=3)), "state/version")
-    assert "format 2 only" in e.message
+    assert "format 1 is no longer read" in e.message and not isinstance(e, NewerVersionError)
+    e = _reject(_mutated(lambda d: d.update(version=0)), "state/version")
+    assert "format 2 only" in e.message and not isinstance(e, NewerVersionError)
+    e = _reject(_mutated(lambda d: d.update(version=3, future_field=1)), "state/version")
+    assert isinstance(e, NewerVersionError) and (e.version, e.reads) == (3, (2,)), e.message
 
 
 # -- fuzzing: only MalformedError, or a state that works ------------------------------------

@@ -12,7 +12,11 @@ the record notation (:mod:`service.core.game.actions`)::
 Reading one replays the actions (:func:`service.core.game.restore`), so
 every derived fact is recomputed; nothing in it is taken on trust.  Format 1
 (the states of the first release, which kept every derived fact) is no
-longer read: a state of that format is refused, saying so.  Errors are
+longer read: a state of that format is refused, saying so.  A state of a
+format newer than :data:`READS` (a later release wrote it) is refused as a
+:class:`~service.core.errors.NewerVersionError` before anything else in it is
+looked at, whatever fields it has: the edge answers it as its own problem, so
+a client in a rolling upgrade can tell it from a bad state.  Errors are
 located inside the state (``("actions", 3)``): the caller says where the
 state sits in its request.
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from service.core.errors import MalformedError, located
+from service.core.errors import MalformedError, NewerVersionError, echo, located
 from service.core.game import GameState, notation, restore
 from service.core.game.state import MAX_DEALS
 
@@ -30,6 +34,12 @@ from .actions import parse_actions
 from .options import options_from_json, options_to_json
 
 VERSION = 2
+"""The format this release writes."""
+READS = (2,)
+"""The formats this release reads.  The rollout rule (README, "Compatibility policy"): a new
+state field or option is a new format, read first (added here, still writing the old one) and
+written one release later, so that every replica of a rolling upgrade reads what any other
+writes; tests/test_state_versions.py holds the releases' states (tests/states/) to it."""
 FORMAT_1_RETIRED = ("format 1 is no longer read: this service reads game states of format 2 only "
                     "(start a new game; see the changelog)")
 MAX_ACTIONS = 100
@@ -72,13 +82,18 @@ def state_from_json(data: Any) -> GameState:
     version = data.get("version")
     if type(version) is int and version == 1:
         raise MalformedError(FORMAT_1_RETIRED, at=("version",))
+    if type(version) is int and version > max(READS):
+        raise NewerVersionError(
+            f"this state is of format {version}, written by a newer release; this replica reads "
+            f"formats {', '.join(map(str, READS))}: send it to a replica of that release",
+            version=version, reads=READS, at=("version",))
     for key in data:
         if key not in _KEYS:
-            raise MalformedError(f"unknown field {key!r}", at=(key,))
+            raise MalformedError(f"unknown field {echo(key)}", at=(key,))
     for key in _KEYS:
         if key not in data:
             raise MalformedError(f"the state has no {key!r}", at=(key,))
-    if type(version) is not int or version != VERSION:
+    if type(version) is not int or version not in READS:
         raise MalformedError(f"this service reads state format {VERSION} only", at=("version",))
     with located("options"):
         options = options_from_json(data["options"])

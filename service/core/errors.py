@@ -1,8 +1,15 @@
-"""The two kinds of wrong input the rules core knows, both ``ValueError``.
+"""The kinds of wrong input the rules core knows, all ``ValueError``.
 
 *Malformed* input cannot be read at all (an unknown card, a hand of three
 cards).  *Illegal* input is well formed but breaks a rule (a card played past
 31, a go while holding a playable card); it carries what would have been legal.
+A *newer version* (:class:`NewerVersionError`, a kind of malformed) is input
+of a format version this code does not read yet, written by a later release:
+not bad in itself, so the edge says so apart (another replica may read it).
+
+An error quotes what a client sent through :func:`echo`, at most
+:data:`MAX_ECHO` characters of it, so that an error is never larger than
+the service's own words for any input.
 
 Every error says where the problem is as a :data:`Location`: the keys and
 indexes that lead to it inside what the raiser was handed (``("cards", 2)``),
@@ -17,6 +24,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator, Self, Sequence, TypeAlias
 
+MAX_ECHO = 64
+"""At most this many characters of a value a client sent are quoted back in an error; a
+longer one is cut there and marked with its length (:func:`echo`)."""
+
 Step: TypeAlias = str | int
 Location: TypeAlias = tuple[Step, ...]
 """Keys and indexes from the outermost in; ``()`` is the input as a whole."""
@@ -29,6 +40,28 @@ def steps(path: str) -> Location:
     (('hands', 1), ('claim',), ())
     """
     return tuple(int(s) if s.isdigit() and s.isascii() else s for s in path.split("/")) if path else ()
+
+
+def echo(value: object) -> str:
+    """``value`` quoted for an error (``repr``), its text cut after :data:`MAX_ECHO`
+    characters and marked with its length.
+
+    >>> echo("5X"), echo("Q" * 70) == repr("Q" * 64 + "…") + " (70 characters)"
+    ("'5X'", True)
+    """
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) <= MAX_ECHO:
+        return repr(text) if isinstance(value, str) else text
+    return f"{text[:MAX_ECHO] + '…'!r} ({len(text)} characters)"
+
+
+def clip(text: str) -> str:
+    """A location step (a key a client sent) cut as :func:`echo` cuts a value, unquoted.
+
+    >>> clip("cards"), clip("k" * 100) == "k" * 64 + "…(100 characters)"
+    ('cards', True)
+    """
+    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…({len(text)} characters)"
 
 
 class CribbageError(ValueError):
@@ -114,3 +147,15 @@ class IllegalError(CribbageError):
         super().__init__(message, at=at, field=field, **extra)
         self.rule = rule
         self.legal = list(legal)
+
+
+class NewerVersionError(MalformedError):
+    """Input of a format ``version`` newer than this code reads (``reads``): written by a
+    later release.  A :class:`MalformedError` to any caller that does not tell them apart
+    (it cannot be read here either way); the edge answers it as its own problem."""
+
+    def __init__(self, message: str, *, version: int, reads: Sequence[int], at: Location = (),
+                 field: str | None = None) -> None:
+        super().__init__(message, at=at, field=field)
+        self.version = version
+        self.reads = tuple(reads)

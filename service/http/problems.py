@@ -12,7 +12,9 @@ or by falcon itself (404, 405, 413, 415), has the body::
 ``errors`` is always present (possibly empty); each ``field`` is a JSON pointer
 (RFC 6901) into the request body, ``""`` meaning the body as a whole.  Rule
 violations (:class:`service.core.errors.IllegalError`) add ``rule`` and
-``legal``.
+``legal``; a game state of a version newer than this replica reads
+(:class:`service.core.errors.NewerVersionError`) is ``newer-state-version``
+with ``version`` and ``readable_versions``.
 
 Status codes: 400 the body is not JSON / not a JSON object / empty, or could
 not be read (a bad chunk, shorter than its Content-Length); 404, 405; 408 the
@@ -33,7 +35,7 @@ import orjson
 from service.boundary.actions import legal_json
 from service.boundary.pointers import json_pointer as json_pointer  # the pointer of a request path, for callers here
 from service.boundary.pointers import pointer
-from service.core.errors import CribbageError, IllegalError
+from service.core.errors import CribbageError, IllegalError, NewerVersionError
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "https://cribbage.example/problems/"
@@ -126,6 +128,12 @@ def from_core_error(err: CribbageError, legal: list[Any] | None = None) -> Probl
     default every one, in the play's or the game's notation.
     """
     errors = [{"field": pointer(err.at), "reason": err.message}]
+    if isinstance(err, NewerVersionError):
+        # 422 as before (a request refused anyway gets a new type: the README's compatibility
+        # policy), a type of its own: a replica of the newer release reads it, so retry there.
+        return ProblemError(422, "newer-state-version", "The state was written by a newer release",
+                            field_errors_detail(errors), errors=errors, version=err.version,
+                            readable_versions=list(err.reads))
     if isinstance(err, IllegalError):
         return ProblemError(
             422,

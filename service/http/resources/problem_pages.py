@@ -81,6 +81,13 @@ PROBLEMS: dict[str, ProblemKind] = {
         "missing, unknown or mistyped field, a value out of bounds, no such card, a card given "
         "twice, a game state that does not replay. errors names each bad field with a JSON "
         "pointer (RFC 6901) and the reason.")),
+    "newer-state-version": ProblemKind(422, "The state was written by a newer release", (
+        "The game state (plain, or sealed) is of a format version newer than this replica "
+        "reads: a later release wrote it, and during a rolling upgrade this replica is not "
+        "upgraded yet. version is the state's, readable_versions those this replica reads. The "
+        "state is not bad: send the same request again, to a replica of the newer release (or "
+        "after the rollout). 422 as any unreadable state was before, with a type of its own so "
+        "that a client can tell it from invalid-request (a state that is bad everywhere).")),
     "rule-violation": ProblemKind(422, "Not allowed by the rules", (
         "The request is well formed, but the rules of cribbage forbid it. rule is a short "
         "stable code (the table below), legal lists what would have been legal instead, and "
