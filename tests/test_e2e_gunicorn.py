@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import socket
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -14,7 +17,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     log_path = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
-    with gunicorn(log_path, CRIBBAGE_MAX_BODY_BYTES="4096") as base:
+    with gunicorn(log_path, CRIBBAGE_MAX_BODY_BYTES="4096", GUNICORN_READ_TIMEOUT="2") as base:
         yield base, log_path
 
 
@@ -61,6 +64,65 @@ def test_body_limit_with_and_without_length(server):
         r = client.post("/v1/hands/score", content=chunks(ok, 7), headers={"Content-Type": "application/json"})
         assert r.status_code == 200, r.text
         assert r.json()["total"] == 29
+
+
+# -- the worker's own answers, as a browser reads them ----------------------------------
+
+BROWSER = {"Origin": "https://table.example", "X-Request-ID": "abc123"}
+CORS = ("access-control-allow-origin", "access-control-expose-headers")
+
+
+def raw_exchange(base: str, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``data`` as it is and read one answer until the server closes (the worker's
+    answers close the connection): status, headers (lower-case names), body."""
+    with socket.create_connection((urlsplit(base).hostname, urlsplit(base).port), timeout=10) as s:
+        try:
+            s.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # answered before it was all sent: read the answer
+        buf = b""
+        while chunk := s.recv(65536):
+            buf += chunk
+    head, _, body = buf.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def _browser_readable(status: int, headers: dict[str, str], body: bytes, expected: int) -> None:
+    assert status == expected, (status, headers, body[:300])
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["x-request-id"] == "abc123" == json.loads(body)["request_id"]
+    assert headers["access-control-allow-origin"] == "*"
+    assert headers["access-control-expose-headers"] == "X-Request-ID"
+
+
+def test_the_worker_s_answers_carry_cors_and_the_caller_s_request_id(server):
+    """A browser reads the worker's own answers (written before the app sees the request) as
+    it reads the app's: the same CORS headers, the caller's X-Request-ID (before: neither)."""
+    base, _ = server
+    with httpx.Client(base_url=base, timeout=10) as client:
+        app = client.post("/v1/hands/score", json={"cards": ["5H"]}, headers=BROWSER)  # the app's 422
+        assert app.status_code == 422 and app.headers["x-request-id"] == "abc123"
+        big = client.post("/v1/hands/score", content=b"x" * (2 * 1024 * 1024),
+                          headers={**BROWSER, "Content-Type": "application/json"})  # the poller's 413
+    _browser_readable(big.status_code, dict(big.headers), big.content, 413)
+    assert {h: big.headers[h] for h in CORS} == {h: app.headers[h] for h in CORS}
+    head = "".join(f"{k}: {v}\r\n" for k, v in BROWSER.items())
+    cases = {
+        414: f"GET /{'a' * 5000} HTTP/1.1\r\nHost: x\r\n{head}\r\n",  # gunicorn's parser, in a thread
+        431: f"GET /healthz HTTP/1.1\r\nHost: x\r\n{head}X-Big: {'a' * 9000}\r\n\r\n",
+        400: f"GET /healthz HTTP/1.1\r\nHost: x\r\n{head}Bad header\r\n\r\n",
+        408: f"POST /v1/hands/score HTTP/1.1\r\nHost: x\r\n{head}Content-Length: 20\r\n\r\n{{",  # the deadline's
+    }
+    for status, raw in cases.items():
+        got = raw_exchange(base, raw.encode())
+        _browser_readable(*got, expected=status)
+        assert {h: got[1][h] for h in CORS} == {h: app.headers[h] for h in CORS}, status
+    # Without an Origin no CORS headers (as the app's), and an insane id is replaced.
+    status, headers, body = raw_exchange(base, f"GET /{'a' * 5000} HTTP/1.1\r\nX-Request-ID: a b\r\n\r\n".encode())
+    assert status == 414 and "access-control-allow-origin" not in headers
+    assert headers["x-request-id"] == json.loads(body)["request_id"] != "a b"
 
 
 def _healthz_count(client) -> float:

@@ -661,6 +661,14 @@ def test_worker_problem_constants_are_the_app_s():
     assert wire.PROBLEM_BASE == problems.PROBLEM_BASE and wire.PROBLEM_JSON == problems.PROBLEM_JSON
 
 
+def test_the_worker_and_the_app_share_one_problem_writer():
+    """Not two copies that could drift: the worker's answers are built by the app's writer."""
+    from service.http import answers, middleware
+
+    assert wire.problem_document is problems.problem_document is answers.problem_document
+    assert wire.answer_headers is middleware.answer_headers is answers.answer_headers
+
+
 @pytest.mark.parametrize(("data", "whole"), [
     (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", True),
     (b"POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", True),
@@ -679,14 +687,19 @@ def test_a_shed_connection_is_kept_only_after_one_whole_request(data, whole):
 
 @pytest.mark.parametrize("path", ["/v1/hands/score", '/v1/"quoted"\\', "/v1/caf\u00e9", ""])
 def test_the_shed_answer_carries_one_request_id_and_its_instance(path):
-    answer = Answer(wire.overloaded_answer(True, path), 0.0)
+    answer = Answer(wire.overloaded_answer(True, wire.RequestFacts(path, None, False)), 0.0)
     assert answer.status == 503 and answer.headers["retry-after"] == "1"
     assert answer.headers["connection"] == "keep-alive" and int(answer.headers["content-length"]) == len(answer.body)
     body = answer.json()
     assert re.fullmatch(r"[0-9a-f]{32}", body["request_id"]) and body["request_id"] == answer.headers["x-request-id"]
     assert body["instance"] == (path or "#" + body["request_id"])
+    assert "access-control-allow-origin" not in answer.headers
     assert_documented(answer, "Overloaded")
-    assert Answer(wire.overloaded_answer(False, path), 0.0).headers["connection"] == "close"
+    closing = Answer(wire.overloaded_answer(False, wire.RequestFacts(path, "abc123", True)), 0.0)
+    assert closing.headers["connection"] == "close"
+    assert closing.json()["request_id"] == closing.headers["x-request-id"] == "abc123"
+    assert closing.headers["access-control-allow-origin"] == "*"
+    assert closing.headers["access-control-expose-headers"] == "X-Request-ID"
 
 
 def test_a_tls_handshake_is_answered_400_at_once(port):

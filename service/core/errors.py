@@ -55,15 +55,6 @@ def echo(value: object) -> str:
     return f"{text[:MAX_ECHO] + '…'!r} ({len(text)} characters)"
 
 
-def clip(text: str) -> str:
-    """A location step (a key a client sent) cut as :func:`echo` cuts a value, unquoted.
-
-    >>> clip("cards"), clip("k" * 100) == "k" * 64 + "…(100 characters)"
-    ('cards', True)
-    """
-    return text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…({len(text)} characters)"
-
-
 class CribbageError(ValueError):
     """Base of every error the rules core raises on bad input.
 

@@ -24,31 +24,31 @@ prints the figure: "middleware").
   server's read error would be inside the app.
 * Static files: only ``GET``, ``HEAD`` and ``OPTIONS`` (falcon's static
   route serves a file to any method): anything else is 405 with ``Allow``.
-* CORS: any origin, ``X-Request-ID`` exposed; falcon's own
-  :class:`falcon.CORSMiddleware` policy, called only when the request has an
-  ``Origin``.
+* Request id and CORS headers: :func:`.answers.answer_headers`, which
+  the worker's own answers carry too (any origin, ``X-Request-ID``
+  exposed, when the request has an ``Origin``); a preflight's headers are
+  falcon's :class:`falcon.CORSMiddleware`'s, called only for one.
 * Metrics: one :func:`metrics.observe` (a buffer, see :mod:`.metrics`).
 """
 
 from __future__ import annotations
 
 import io
-import re
 import time
 from typing import TYPE_CHECKING
 
 import falcon
 import structlog
 
+from service.core.errors import echo
+
 from . import metrics
+from .answers import CORS_HEADERS, REQUEST_ID_HEADER, answer_headers, bounded_message, new_request_id
+from .answers import request_id_of
 from .problems import ProblemError
-from .wire import new_request_id
 
 if TYPE_CHECKING:
     import falcon.asgi
-
-REQUEST_ID_HEADER = "X-Request-ID"
-_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+=/-]{0,127}")
 
 log = structlog.get_logger("service.http")
 
@@ -64,8 +64,10 @@ class Edge:
         self.collect_metrics = collect_metrics
         # falcon types its CORS middleware by the ASGI side it also serves; only the WSGI
         # process_response is called here.
+        # Only for a preflight's headers; those of every answer are answer_headers' (CORS_HEADERS).
         self._cors: falcon.CORSMiddleware[falcon.asgi.Request, falcon.asgi.Response] = \
-            falcon.CORSMiddleware(allow_origins="*", expose_headers=[REQUEST_ID_HEADER])
+            falcon.CORSMiddleware(allow_origins=dict(CORS_HEADERS)["Access-Control-Allow-Origin"],
+                                  expose_headers=[REQUEST_ID_HEADER])
         # Static routes have no uri_template; label them by prefix, not by file.
         self.static_prefixes = tuple(p.rstrip("/") + "/" for p in static_prefixes)
 
@@ -73,11 +75,7 @@ class Edge:
         env = req.env
         context = req.context
         context.started = time.perf_counter()
-        given = env.get("HTTP_X_REQUEST_ID")
-        if given is not None and _SANE_REQUEST_ID.fullmatch(given):
-            context.request_id = given
-        else:
-            context.request_id = new_request_id()
+        context.request_id = request_id_of(env.get("HTTP_X_REQUEST_ID"))
         length = env.get("CONTENT_LENGTH")
         limit = self.limits.get(env.get("PATH_INFO", ""), self.limit) if self.limits else self.limit
         if length and length.isascii() and length.isdigit():
@@ -97,9 +95,11 @@ class Edge:
         request_id = getattr(context, "request_id", None)
         if request_id is None:  # process_request did not run
             request_id = context.request_id = new_request_id()
-        resp.set_header(REQUEST_ID_HEADER, request_id)
-        if "HTTP_ORIGIN" in req.env:
-            self._cors.process_response(req, resp, resource, req_succeeded)
+        env = req.env
+        for name, value in answer_headers(request_id, "HTTP_ORIGIN" in env):  # the worker's too
+            resp.set_header(name, value)
+        if "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in env and req.method == "OPTIONS" and "HTTP_ORIGIN" in env:
+            self._cors.process_response(req, resp, resource, req_succeeded)  # a preflight's own
         started = getattr(context, "started", None)
         elapsed = time.perf_counter() - started if started is not None else 0.0
         status = resp.status_code
@@ -145,7 +145,7 @@ class Edge:
             return  # no length and no transfer coding: no body
         if coding.strip().lower() != "chunked":
             # gunicorn unframes the chunks and leaves any other coding on the bytes.
-            reason = f"the only transfer coding accepted is chunked, not {coding[:60]!r}"
+            reason = f"the only transfer coding accepted is chunked, not {echo(coding)}"
             raise ProblemError(400, "body-unreadable", "The request body could not be read", reason,
                                errors=[{"field": "", "reason": reason}])
         chunks = []
@@ -177,7 +177,7 @@ def _unreadable(exc: Exception) -> ProblemError:
         reason = str(exc)
         return ProblemError(408, "request-timeout", "Request timeout", reason,
                             errors=[{"field": "", "reason": reason}])
-    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    reason = f"the body could not be read ({what[:200]}); it is cut short or badly chunked"
+    what = bounded_message(f"{type(exc).__name__}: {exc}") if str(exc) else type(exc).__name__
+    reason = f"the body could not be read ({what}); it is cut short or badly chunked"
     return ProblemError(400, "body-unreadable", "The request body could not be read", reason,
                         errors=[{"field": "", "reason": reason}])

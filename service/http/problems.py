@@ -22,7 +22,8 @@ request did not arrive in time; 413 body over the limit; 414 URL too long; 415
 not JSON; 422 JSON that breaks the schema or the rules (unknown card, wrong
 count, a card twice, an illegal move); 431 a header too large; 500 a bug; 503
 the server is overloaded (with ``Retry-After``).  408, 414, 431, 503 and
-gunicorn's own 400s are written by the worker (:mod:`.worker`) in this shape.
+gunicorn's own 400s are written by the worker (:mod:`.worker`) in this shape:
+the document and the headers every answer carries are :mod:`.answers`', for both.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ from service.boundary.pointers import json_pointer as json_pointer  # the pointe
 from service.boundary.pointers import pointer
 from service.core.errors import CribbageError, IllegalError, NewerVersionError
 
-PROBLEM_JSON = "application/problem+json"
-PROBLEM_BASE = "https://cribbage.example/problems/"
+from .answers import ECHO_LIMIT as ECHO_LIMIT  # callers here name them from this module
+from .answers import PROBLEM_BASE as PROBLEM_BASE
+from .answers import PROBLEM_JSON as PROBLEM_JSON
+from .answers import bounded as bounded
+from .answers import problem_document
 
 # Slug and title per status for errors that carry no slug of their own
 # (falcon's built-in errors).
@@ -59,24 +63,6 @@ _STATUS_PROBLEMS: dict[int, tuple[str, str]] = {
     500: ("internal-error", "Internal server error"),
     503: ("overloaded", "Service unavailable"),
 }
-
-
-ECHO_LIMIT = 200
-"""The most characters of a ``detail``, a ``field`` or a ``reason`` a problem carries: they may quote what
-the client sent (a 40,000-character card was echoed whole, twice), so a longer one is cut to this prefix
-with its length said."""
-
-
-def bounded(text: str) -> str:
-    """``text``, or its first :data:`ECHO_LIMIT` characters and how long it was."""
-    if len(text) <= ECHO_LIMIT:
-        return text
-    return f"{text[:ECHO_LIMIT]}... (cut: {len(text)} characters)"
-
-
-def problem_type(slug: str) -> str:
-    """The ``type`` URI of a problem slug (``"about:blank"`` stays as is)."""
-    return slug if slug == "about:blank" else PROBLEM_BASE + slug
 
 
 class ProblemError(falcon.HTTPError):
@@ -172,20 +158,9 @@ def problem_body(req: falcon.Request, exc: falcon.HTTPError) -> dict[str, Any]:
         elif detail is None and status == 405:
             allow = dict(exc.headers or {}).get("Allow")
             detail = f"{req.method} is not allowed here; allowed: {allow}" if allow else None
-    body: dict[str, Any] = {
-        "type": problem_type(slug),
-        "title": title,
-        "status": status,
-        "detail": bounded(detail or title),
-        "instance": req.path,
-    }
-    request_id = getattr(req.context, "request_id", None)
-    if request_id:
-        body["request_id"] = request_id
-    body["errors"] = [{k: bounded(v) if k in ("field", "reason") and isinstance(v, str) else v
-                       for k, v in e.items()} for e in errors]
-    body.update(extensions)
-    return body
+    return problem_document(status, slug, title, detail, instance=req.path,
+                            rid=getattr(req.context, "request_id", None), errors=errors,
+                            extensions=extensions)
 
 
 def render_problem(req: falcon.Request, resp: falcon.Response, exc: falcon.HTTPError) -> None:

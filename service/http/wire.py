@@ -4,12 +4,15 @@
   request, raising :class:`HeadTooSlow` (answered 408 by the worker) or
   :class:`BodyTooSlow` (answered 408 by the app's middleware);
 * the answers the worker writes before any app sees the request, RFC 9457
-  problems (:func:`problem_answer`): :func:`problem_for` gunicorn's parse
-  errors, the 503 of a shed request (:func:`overloaded_answer`);
+  problems (:func:`problem_answer`, with :mod:`.answers`' document and
+  headers, the app's: the caller's request id, CORS for an Origin, read from
+  the request's bytes by :func:`request_facts`): :func:`problem_for`
+  gunicorn's parse errors, the 503 of a shed request (:func:`overloaded_answer`);
 * :func:`one_whole_request`: whether a shed connection can be kept.
 
-Imports nothing of the app's (only the standard library and gunicorn), so that
-any app served under gunicorn.conf.py (bench's peers) can use the worker.
+Imports nothing of the app's but :mod:`.answers` and :mod:`.gather` (the standard
+library and gunicorn), so that any app served under gunicorn.conf.py (bench's peers)
+can use the worker.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ import re
 import socket
 import struct
 import time
-from random import getrandbits
+from typing import NamedTuple
 
 from gunicorn.http import errors as gerrors
 
-# As in .problems (a test compares).
-PROBLEM_JSON = "application/problem+json"
-PROBLEM_BASE = "https://cribbage.example/problems/"
+from .answers import PROBLEM_BASE as PROBLEM_BASE  # as the app's: they are the app's
+from .answers import PROBLEM_JSON as PROBLEM_JSON
+from .answers import answer_headers, problem_document, request_id_of
+from .answers import bounded_message as bounded_message  # the worker's, for gunicorn's sentences
+from .answers import new_request_id as new_request_id  # bench/inprocess.py times it from here
+from .gather import request_path
 
 READ_TIMEOUT = 5.0
 """Default seconds for a request to arrive (gunicorn.conf.py: GUNICORN_READ_TIMEOUT)."""
@@ -72,7 +78,7 @@ class DeadlineSocket(socket.socket):
     6 us a request more than plain blocking reads; this, about 1 us)."""
 
     timeout_s = READ_TIMEOUT
-    request_path = ""  # the path of the request being read, for the problems answered on it
+    request_bytes = b""  # the request being read, for the problems answered on it (request_facts)
     _deadline = 0.0
     _blocking = False
     in_head = True
@@ -131,40 +137,60 @@ def one_whole_request(data: bytes) -> bool:
     return len(data) == end + 4 + (length or 0)
 
 
-def new_request_id() -> str:
-    """32 random hex digits, like ``uuid4().hex`` at a fifth of its cost: an id
-    to find a request by, not a secret (``random`` reseeds in every forked worker)."""
-    return "%032x" % getrandbits(128)
+class RequestFacts(NamedTuple):
+    """What an answer written before the app needs of the request, read from its raw bytes."""
+
+    path: str  # "" when no request line could be read
+    rid: str | None  # the X-Request-ID it sent (several joined by ","), None for none
+    origin: bool  # CORS headers are due: it sent an Origin, or its head never ended (unknown)
 
 
-def problem_answer(status: int, slug: str, title: str, detail: str, *, path: str = "",
+NO_FACTS = RequestFacts("", None, True)
+_FACT_HEADERS = re.compile(rb"\r\n(x-request-id|origin)[ \t]*:[ \t]*([^\r\n]*)", re.IGNORECASE)
+
+
+def request_facts(data: bytes | bytearray) -> RequestFacts:
+    """The path, request id and whether an Origin came, from the bytes of a request so far: the
+    worker's answers carry the same request id and CORS headers as the app's would."""
+    end = data.find(b"\r\n\r\n")
+    head = bytes(data[:end + 2] if end >= 0 else data)
+    ids, origin = [], end < 0
+    for m in _FACT_HEADERS.finditer(head):
+        if m.group(1).lower() == b"origin":
+            origin = True
+        else:
+            ids.append(m.group(2).rstrip(b" \t").decode("latin-1"))
+    return RequestFacts(request_path(data), ",".join(ids) if ids else None, origin)
+
+
+def problem_answer(status: int, slug: str, title: str, detail: str, *, facts: RequestFacts = NO_FACTS,
                    headers: tuple[tuple[str, str], ...] = (), keep_alive: bool = False,
                    rid: str | None = None) -> bytes:
-    """A whole HTTP/1.1 answer carrying an RFC 9457 problem (the connection closes after it
-    unless ``keep_alive``).  Its ``instance`` is the request's ``path``, or where none could
-    be read (a request line gunicorn refused, a TLS handshake) ``#`` and the request id."""
-    rid = rid or new_request_id()
-    body = json.dumps({"type": PROBLEM_BASE + slug, "title": title, "status": status, "detail": detail,
-                       "instance": path or "#" + rid, "request_id": rid,
-                       "errors": [{"field": "", "reason": detail}]}, separators=(",", ":")).encode()
+    """A whole HTTP/1.1 answer carrying an RFC 9457 problem, with the headers of every answer
+    (:func:`.answers.answer_headers`); the connection closes after it unless ``keep_alive``.
+    Its ``instance`` is the request's path, or where none could be read (a request line
+    gunicorn refused, a TLS handshake) ``#`` and the request id."""
+    rid = rid or request_id_of(facts.rid)
+    document = problem_document(status, slug, title, detail, instance=facts.path or "#" + rid, rid=rid,
+                                errors=[{"field": "", "reason": detail}])
+    body = json.dumps(document, separators=(",", ":")).encode()
     head = [f"HTTP/1.1 {status} {title}", f"Connection: {'keep-alive' if keep_alive else 'close'}",
-            f"Content-Type: {PROBLEM_JSON}",
-            f"Content-Length: {len(body)}", f"X-Request-ID: {rid}"]
-    head += [f"{k}: {v}" for k, v in headers]
+            f"Content-Type: {PROBLEM_JSON}", f"Content-Length: {len(body)}"]
+    head += [f"{k}: {v}" for k, v in (*answer_headers(rid, facts.origin), *headers)]
     return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
 
 
 _RID, _PATH = "r" * 32, "/\u2603instance"  # markers: no answer holds them
 
 
-def _shed_template(keep_alive: bool) -> tuple[bytes, bytes]:
+def _shed_template(keep_alive: bool, origin: bool) -> tuple[bytes, bytes]:
     """The 503 answer's head and body, ``%(r)b`` where the request id goes, ``%(i)b`` the
     instance (JSON-escaped), ``%(n)d`` the body's length: shed answers are the hot path of
     an overload, and formatting beats building a document."""
     raw = problem_answer(503, "overloaded", "Service unavailable",
                          "the server is answering as many requests as it can; retry shortly",
                          headers=(("Retry-After", str(RETRY_AFTER)),), keep_alive=keep_alive,
-                         path=_PATH, rid=_RID)
+                         facts=RequestFacts(_PATH, None, origin), rid=_RID)
     head, body = raw.replace(b"%", b"%%").split(b"\r\n\r\n", 1)
     head = head.replace(b"Content-Length: %d" % len(body), b"Content-Length: %(n)d")
     instance = json.dumps(_PATH)[1:-1].encode()
@@ -172,16 +198,17 @@ def _shed_template(keep_alive: bool) -> tuple[bytes, bytes]:
             body.replace(_RID.encode(), b"%(r)b").replace(instance, b"%(i)b"))
 
 
-_SHED = {keep: _shed_template(keep) for keep in (True, False)}
+_SHED = {(keep, origin): _shed_template(keep, origin) for keep in (True, False) for origin in (True, False)}
 _JSON_PLAIN = re.compile(r'[ !#-\[\]-~]*')
 """Printable ASCII but ``"`` and ``\\``: written in a JSON string as it is."""
 
 
-def overloaded_answer(keep_alive: bool, path: str) -> bytes:
-    """The 503 ``overloaded`` answer of a shed request for ``path`` ("": unknown), with
-    ``Retry-After`` and a new request id."""
-    rid = new_request_id().encode()
-    head, body = _SHED[keep_alive]
+def overloaded_answer(keep_alive: bool, facts: RequestFacts) -> bytes:
+    """The 503 ``overloaded`` answer of a shed request, with ``Retry-After``, the caller's
+    request id (a new one if it sent none that is sane) and, for an Origin, CORS's headers."""
+    rid = request_id_of(facts.rid).encode()  # sane: nothing in it to escape, in a header or JSON
+    head, body = _SHED[keep_alive, facts.origin]
+    path = facts.path
     if not path:
         instance = b"#" + rid
     elif _JSON_PLAIN.fullmatch(path):

@@ -12,7 +12,11 @@ on the wire itself is :mod:`.wire`):
   :meth:`Worker.handle_error` answers the same status as an RFC 9457
   problem (``type``, ``title``, ``status``, ``detail``, ``errors``), and
   answers 400 where gunicorn would answer 5xx for what a client sent (a
-  transfer coding it does not know: 501 in gunicorn).
+  transfer coding it does not know: 501 in gunicorn).  Every answer the
+  worker writes (these, its 408, 413 and 503) is written by the app's own
+  writer (:mod:`.answers`): the caller's sane ``X-Request-ID``, and CORS's
+  headers for a request with an ``Origin``, read from its bytes
+  (:func:`.wire.request_facts`), so that a browser can read it.
 * **A TLS handshake on the plain port is answered at once**: 400
   ``bad-request`` (a ClientHello has no end of head, so it waited for the
   read deadline's 408).  Every problem the worker writes names its
@@ -97,16 +101,20 @@ from gunicorn.http2 import negotiation
 from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER as STOP_LINGER
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from .gather import CONTINUE, IN, MORE, Arrival, request_path
+from .gather import CONTINUE, IN, MORE, Arrival
 from .limits import DEFAULT_MAX_BODY_BYTES, body_limits
 from .wire import (
+    NO_FACTS,
     HeadTooSlow,
     READ_TIMEOUT,
     DeadlineSocket,
+    RequestFacts,
+    bounded_message,
     one_whole_request,
     overloaded_answer,
     problem_answer,
     problem_for,
+    request_facts,
 )
 
 if TYPE_CHECKING:  # gunicorn has no types (pyproject.toml): these names are Any to mypy
@@ -239,13 +247,17 @@ class Worker(ThreadWorker):
             detail = "the server failed to answer this request"
         else:
             status, slug, title = found
-            detail = str(exc) or title
+            detail = bounded_message(str(exc) or title)
             self.log.warning("Invalid request from ip=%s: %s", (addr or ("",))[0], detail)
-        path = getattr(req, "path", "") or getattr(client, "request_path", "")
+        raw = getattr(client, "request_bytes", None)  # a DeadlineSocket's (not once TLS wrapped it)
+        facts = request_facts(raw) if raw else NO_FACTS
+        parsed_path = getattr(req, "path", None)  # gunicorn's, when it read the request line
+        if not facts.path and isinstance(parsed_path, str) and parsed_path:
+            facts = facts._replace(path=parsed_path)
         self.count(status)
         try:
             client.setblocking(False)
-            client.send(problem_answer(status, slug, title, detail[:300], path=path))
+            client.send(problem_answer(status, slug, title, detail, facts=facts))
         except OSError:
             self.log.debug("Failed to send error message.")
 
@@ -347,8 +359,9 @@ class Worker(ThreadWorker):
         verdict = arrival.feed(data)
         if verdict is MORE:
             if self.held > GATHER_BUDGET:
+                facts = request_facts(arrival.data)
                 self._unwatch(conn)
-                self.shed(conn, b"")
+                self.shed(conn, b"", facts)
             return
         if verdict is CONTINUE:
             try:
@@ -357,13 +370,14 @@ class Worker(ThreadWorker):
                 pass  # a client gone: its reads say so
             conn.continued = True
             return
+        facts = request_facts(arrival.data) if verdict is not IN else NO_FACTS
         self._unwatch(conn)
         if verdict is IN:
             self._dispatch(conn, bytes(arrival.data))
         else:
             self.nr_conns -= 1
             assert arrival.refusal is not None  # REFUSE: the arrival says why
-            self._refuse(conn, *arrival.refusal, path=request_path(arrival.data))
+            self._refuse(conn, *arrival.refusal, facts=facts)
 
     def _unwatch(self, conn: Conn) -> None:
         try:
@@ -383,7 +397,7 @@ class Worker(ThreadWorker):
             self.shed(conn, buf)
             return
         if type(conn.sock) is DeadlineSocket:
-            conn.sock.request_path = request_path(buf)  # for a problem answered before the app's
+            conn.sock.request_bytes = buf  # for a problem answered before the app's (read only then)
         if not conn.initialized:
             conn.init()  # the HTTP/1 parser (no I/O without TLS or HTTP/2 prior knowledge)
         conn.parser.unreader.unread(buf)
@@ -408,7 +422,7 @@ class Worker(ThreadWorker):
             self.poller.unregister(conn.sock)
             self._watch(conn)
 
-    def shed(self, conn: Conn, buf: bytes) -> None:
+    def shed(self, conn: Conn, buf: bytes, facts: RequestFacts | None = None) -> None:
         """503 at once from the main loop, without a thread.
 
         One whole HTTP/1.1 request and nothing more (the usual case) is
@@ -422,7 +436,7 @@ class Worker(ThreadWorker):
         self.shed_count += 1
         self.answers[503] = self.answers.get(503, 0) + 1  # the main loop's, as flush_answers
         keep = self.alive and one_whole_request(buf)
-        answer = overloaded_answer(keep, request_path(buf))
+        answer = overloaded_answer(keep, request_facts(buf) if facts is None else facts)
         try:
             sent = socket.socket.send(sock, answer)
         except OSError:
@@ -488,12 +502,12 @@ class Worker(ThreadWorker):
                 if table is self.resting and not force:
                     self._watch(conn)
                     continue
-                path = request_path(conn.arrival.data) if conn.arrival is not None else ""
+                facts = request_facts(conn.arrival.data) if conn.arrival is not None else NO_FACTS
                 self._unwatch(conn)
                 self.nr_conns -= 1
                 if table is self.gathering and not force:
                     self._refuse(conn, 408, "request-timeout", "Request timeout",
-                                 str(HeadTooSlow(self.read_timeout)), path=path)
+                                 str(HeadTooSlow(self.read_timeout)), facts=facts)
                 else:
                     conn.sock.close()
         while self.lingering:
@@ -502,12 +516,13 @@ class Worker(ThreadWorker):
                 break
             self._close_lingering(sock)
 
-    def _refuse(self, conn: Conn, status: int, slug: str, title: str, detail: str, path: str = "") -> None:
+    def _refuse(self, conn: Conn, status: int, slug: str, title: str, detail: str,
+                facts: RequestFacts = NO_FACTS) -> None:
         """Answer ``status`` from the main loop and close gracefully (what is still sent is
         read and dropped: :meth:`linger`)."""
         self.count(status)
         try:
-            socket.socket.send(conn.sock, problem_answer(status, slug, title, detail, path=path))
+            socket.socket.send(conn.sock, problem_answer(status, slug, title, detail, facts=facts))
         except OSError:
             conn.sock.close()
             return
