@@ -40,6 +40,9 @@ READS = (2,)
 state field or option is a new format, read first (added here, still writing the old one) and
 written one release later, so that every replica of a rolling upgrade reads what any other
 writes; tests/test_state_versions.py holds the releases' states (tests/states/) to it."""
+MAX_VERSION = 10**9 - 1
+"""The largest format a state may say it is and be told apart as newer (a token's version has at
+most 9 digits too); a larger number is no format at all."""
 FORMAT_1_RETIRED = ("format 1 is no longer read: this service reads game states of format 2 only "
                     "(start a new game; see the changelog)")
 MAX_ACTIONS = 100
@@ -82,7 +85,7 @@ def state_from_json(data: Any) -> GameState:
     version = data.get("version")
     if type(version) is int and version == 1:
         raise MalformedError(FORMAT_1_RETIRED, at=("version",))
-    if type(version) is int and version > max(READS):
+    if type(version) is int and max(READS) < version <= MAX_VERSION:
         raise NewerVersionError(
             f"this state is of format {version}, written by a newer release; this replica reads "
             f"formats {', '.join(map(str, READS))}: send it to a replica of that release",
