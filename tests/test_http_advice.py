@@ -208,6 +208,11 @@ def _validator(node):
     return OAS31Validator({**DOC, "allOf": [node]})
 
 
+# The answers to a state of a newer format: tests/test_state_versions.py sends
+# the states two releases wrote, with the format bumped, and compares them.
+RUN_ELSEWHERE = {"newerState", "newerSealedState"}
+
+
 @pytest.mark.parametrize("path", ["/v1/discards", "/v1/pegging/advise", "/v1/games/suggest", "/v1/odds"])
 def test_advice_examples_are_real(plain, path):
     op = DOC["paths"][path]["post"]
@@ -217,7 +222,8 @@ def test_advice_examples_are_real(plain, path):
     for status, response in op["responses"].items():
         for media in response.get("content", {}).values():
             for name, example in media.get("examples", {}).items():
-                responses[name] = (int(status), example["value"], _validator(media["schema"]))
+                if name not in RUN_ELSEWHERE:
+                    responses[name] = (int(status), example["value"], _validator(media["schema"]))
     assert set(responses) <= set(requests)
     for name, example in requests.items():
         request_validator.validate(example["value"])

@@ -67,7 +67,8 @@ def test_the_examples_are_real(plain):
     for status, response in OP["responses"].items():
         for media in response.get("content", {}).values():
             for name, example in media.get("examples", {}).items():
-                responses[name] = (int(status), example["value"], _validator(media["schema"]))
+                if name != "newerState":  # sent by tests/test_state_versions.py
+                    responses[name] = (int(status), example["value"], _validator(media["schema"]))
     requests = OP["requestBody"]["content"]["application/json"]["examples"]
     assert set(responses) == set(requests) == {"finishedState", "wholeGame", "unfinished"}
     for name, example in requests.items():
