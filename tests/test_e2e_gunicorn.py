@@ -125,6 +125,27 @@ def test_the_worker_s_answers_carry_cors_and_the_caller_s_request_id(server):
     assert headers["x-request-id"] == json.loads(body)["request_id"] != "a b"
 
 
+def test_an_encoded_body_is_a_415_over_http(server):
+    """A gzipped body (issue 28, 5(d)) is the app's 415 unsupported-content-encoding through gunicorn,
+    with and without a length, carrying Accept-Encoding, CORS and the caller's request id."""
+    import gzip
+
+    base, _ = server
+    data = gzip.compress(b'{"cards": ["5H","5C","5S","JD"], "starter": "5D"}')
+    headers = {**BROWSER, "Content-Type": "application/json", "Content-Encoding": "gzip"}
+    with httpx.Client(base_url=base, timeout=10) as client:
+        for content in (data, iter([data[:10], data[10:]])):  # a length, then chunked
+            r = client.post("/v1/hands/score", content=content, headers=headers)
+            _browser_readable(r.status_code, dict(r.headers), r.content, 415)
+            assert r.headers["accept-encoding"] == "identity"
+            body = r.json()
+            assert body["type"] == "https://cribbage.example/problems/unsupported-content-encoding"
+            assert body["header"] == "Content-Encoding" and body["read_encodings"] == ["identity"]
+        r = client.post("/v1/hands/score", content=data[:0] + b'{"cards": ["5H","5C","5S","JD"], "starter": "5D"}',
+                        headers={**headers, "Content-Encoding": "identity"})
+        assert r.status_code == 200 and r.json()["total"] == 29
+
+
 def _healthz_count(client) -> float:
     text = client.get("/metrics").text
     prefix = 'cribbage_http_requests_total{method="GET",route="/healthz",status="200"}'

@@ -22,6 +22,13 @@ prints the figure: "middleware").
   read (a bad chunk, cut short) is 400 and one that does not arrive in time
   408 (the worker's deadline, :mod:`.worker`): problems, not the 500 the
   server's read error would be inside the app.
+* Content coding: a body with a ``Content-Encoding`` other than ``identity``
+  (``gzip``, ``br``, anything) is 415 ``unsupported-content-encoding``,
+  naming the header and :data:`READ_CODINGS`, with ``Accept-Encoding:
+  identity`` (RFC 9110 15.5.16, RFC 7694): the service reads no compressed
+  body, and read as it came such a body was a 400 (not JSON) or, worse, a
+  200 when the header lied.  Checked on the header alone, before the body is
+  read; a request without a body is not refused for it.
 * Static files: only ``GET``, ``HEAD`` and ``OPTIONS`` (falcon's static
   route serves a file to any method): anything else is 405 with ``Allow``.
 * Request id and CORS headers: :func:`.answers.answer_headers`, which
@@ -77,6 +84,9 @@ class Edge:
         context.started = time.perf_counter()
         context.request_id = request_id_of(env.get("HTTP_X_REQUEST_ID"))
         length = env.get("CONTENT_LENGTH")
+        coding = env.get("HTTP_CONTENT_ENCODING")
+        if coding is not None and (length not in (None, "", "0") or env.get("HTTP_TRANSFER_ENCODING")):
+            _check_coding(coding)
         limit = self.limits.get(env.get("PATH_INFO", ""), self.limit) if self.limits else self.limit
         if length and length.isascii() and length.isdigit():
             size = int(length)
@@ -164,6 +174,24 @@ class Edge:
         data = b"".join(chunks)
         req.stream = req.env["wsgi.input"] = io.BytesIO(data)
         req.env["CONTENT_LENGTH"] = str(len(data))
+
+
+READ_CODINGS = ("identity",)
+"""The content codings of a request body the service reads: none but the body as it is."""
+
+
+def _check_coding(header: str) -> None:
+    """Every coding of a ``Content-Encoding`` (a comma-separated list, any case) is one the
+    service reads, or a 415 problem names the header, what it said and what is read."""
+    codings = [c.strip().lower() for c in header.split(",")]
+    if all(c in READ_CODINGS or not c for c in codings):
+        return
+    read = ", ".join(READ_CODINGS)
+    reason = (f"the body's Content-Encoding is {echo(header)}; the service reads only unencoded bodies "
+              f"(Content-Encoding: {read}, or none): send the JSON as it is")
+    raise ProblemError(415, "unsupported-content-encoding", "Unsupported content encoding", reason,
+                       errors=[{"field": "", "reason": reason}], headers={"Accept-Encoding": read},
+                       header="Content-Encoding", read_encodings=list(READ_CODINGS))
 
 
 _STATIC_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})

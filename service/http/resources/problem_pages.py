@@ -67,6 +67,10 @@ PROBLEMS: dict[str, ProblemKind] = {
         "The request line is over 4096 bytes.")),
     "unsupported-media-type": ProblemKind(415, "Unsupported media type", (
         "The Content-Type is not application/json (a request without one is read as JSON).")),
+    "unsupported-content-encoding": ProblemKind(415, "Unsupported content encoding", (
+        "The body has a Content-Encoding (gzip, br, deflate or any other) and the service reads "
+        "only unencoded bodies: header names the header, read_encodings what is read (identity), "
+        "and the answer's Accept-Encoding says the same. Send the JSON without a Content-Encoding.")),
     "expectation-failed": ProblemKind(417, "Expectation failed", (
         "The Expect header asks for something other than 100-continue, the only expectation the "
         "server meets.")),
