@@ -8,7 +8,7 @@ from typing import Any
 
 from service.tournament.bracket import Bracket, Pairing
 from service.tournament.matches import GameScore, MatchScore
-from service.tournament.standings import Disagreement, Standing, Standings
+from service.tournament.standings import Correction, Disagreement, Result, Standing, Standings
 
 
 def _game_json(index: int, g: GameScore) -> dict[str, Any]:
@@ -45,14 +45,24 @@ def _standing_json(t: Standing) -> dict[str, Any]:
 
 
 def _disagreement_json(d: Disagreement) -> dict[str, Any]:
-    return {"results": list(d.results), "players": list(d.players), "round": d.round, "problem": d.problem,
-            "reason": d.reason}
+    return {"results": list(d.results), "players": list(d.players), "round": d.round, "problem": str(d.problem),
+            "reason": d.reason, "resolved_by": None if d.resolved_by is None else str(d.resolved_by)}
+
+
+def _counted_json(r: Result) -> dict[str, int]:
+    return {"game_points": r.game_points, "games_won": r.won, "spread": r.spread}
+
+
+def _correction_json(c: Correction) -> dict[str, Any]:
+    return {"result": c.result, "player": c.now.player, "opponent": c.now.opponent, "round": c.now.round,
+            "was": _counted_json(c.was), "now": _counted_json(c.now), "rules": [str(r) for r in c.rules]}
 
 
 def standings_json(s: Standings) -> dict[str, Any]:
-    """The table, best first, and the result lines that disagree."""
+    """The table, best first, the result lines that disagree, and the lines as ACC 12.2 corrected them."""
     return {"standings": [_standing_json(t) for t in s.table],
-            "disagreements": [_disagreement_json(d) for d in s.disagreements]}
+            "disagreements": [_disagreement_json(d) for d in s.disagreements],
+            "corrections": [_correction_json(c) for c in s.corrections]}
 
 
 def _pairing_json(r: int, m: int, p: Pairing, names: Sequence[str] | None, qualifiers: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from service.core.errors import MalformedError
 from service.core.options import TARGETS
 from service.tournament.bracket import MAX_ENTRANTS, bracket
 from service.tournament.matches import BEST_OF, MAX_SCORE, MatchRules, score_match
-from service.tournament.standings import MAX_RESULTS, Result, standings
+from service.tournament.standings import MAX_RESULTS, Result, ResultKind, forfeit, standings
 
 from ..media import read_json_object
 from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
@@ -90,12 +90,16 @@ class MatchScore:
 
 class ResultEntries(fields.Field[list[Result]]):
     """``results``: up to ``MAX_RESULTS`` lines ``{player, opponent, game_points,
-    games_won, spread, round?}``, loaded as the core's :class:`Result` by hand
+    games_won, spread, round?, kind?}``, loaded as the core's :class:`Result` by hand
     (a nested schema per line would cost most of the request); every error
-    is named (``/results/3/spread``)."""
+    is named (``/results/3/spread``).  A forfeit (``kind: forfeit``) gives only
+    ``games_won``: its game points and spread are the rule's (the core's
+    :func:`forfeit`), so giving them is an error."""
 
     _LIMITS = {"game_points": (0, 10), "games_won": (0, 1), "spread": (-MAX_SCORE, MAX_SCORE), "round": (1, 1000)}
     _REQUIRED = ("player", "opponent", "game_points", "games_won", "spread")
+    _FORFEIT_REQUIRED = ("player", "opponent", "games_won")
+    _KINDS = tuple(k.value for k in ResultKind)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Result]:
         if not isinstance(value, list):
@@ -109,10 +113,17 @@ class ResultEntries(fields.Field[list[Result]]):
                 errors[i] = ["expected a JSON object"]
                 continue
             problems: dict[str, list[str]] = {}
+            kind = line.get("kind", "played")
+            if kind not in self._KINDS:
+                problems["kind"] = [f"one of {', '.join(self._KINDS)}"]
+            is_forfeit = kind == ResultKind.FORFEIT
             for key in line:
-                if key not in self._LIMITS and key not in ("player", "opponent"):
+                if key not in self._LIMITS and key not in ("player", "opponent", "kind"):
                     problems[key] = ["unknown field"]
-            for key in self._REQUIRED:
+                elif is_forfeit and key in ("game_points", "spread"):
+                    problems[key] = ["a forfeit's game points and spread are the rule's: give only games_won "
+                                     "(and the request's forfeit_spread)"]
+            for key in self._FORFEIT_REQUIRED if is_forfeit else self._REQUIRED:
                 if key not in line:
                     problems[key] = ["required field is missing"]
             for key in ("player", "opponent"):
@@ -121,13 +132,16 @@ class ResultEntries(fields.Field[list[Result]]):
                     problems[key] = [f"a name is a string of 1 to {MAX_NAME} characters"]
             for key, (low, high) in self._LIMITS.items():
                 v = line.get(key)
-                if key in line and (type(v) is not int or not low <= v <= high):
+                if key in line and key not in problems and (type(v) is not int or not low <= v <= high):
                     problems[key] = [f"an integer from {low} to {high}"]
             if problems:
                 errors[i] = problems
                 continue
-            out.append(Result(line["player"], line["opponent"], line["game_points"], line["games_won"],
-                              line["spread"], line.get("round")))
+            if is_forfeit:  # the spread is the request's forfeit_spread (Standings.on_post)
+                out.append(forfeit(line["player"], line["opponent"], line["games_won"] == 1, line.get("round")))
+            else:
+                out.append(Result(line["player"], line["opponent"], line["game_points"], line["games_won"],
+                                  line["spread"], line.get("round")))
         if errors:
             raise ValidationError(errors)
         return out
@@ -135,14 +149,23 @@ class ResultEntries(fields.Field[list[Result]]):
 
 class StandingsRequest(StrictSchema):
     results = ResultEntries(required=True)
+    forfeit_spread = StrictInteger(load_default=0, validate=validate.Range(0, MAX_SCORE))
+
+
+def _with_forfeit_spread(results: list[Result], spread: int) -> list[Result]:
+    """The forfeit lines given the request's ``forfeit_spread`` (the core's :func:`forfeit`)."""
+    if not spread:
+        return results
+    return [forfeit(r.player, r.opponent, r.won == 1, r.round, spread) if r.kind is ResultKind.FORFEIT else r
+            for r in results]
 
 
 class Standings:
     _schema = StandingsRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
-        results = load(self._schema, read_json_object(req))["results"]
-        s = standings(results)
+        data = load(self._schema, read_json_object(req))
+        s = standings(_with_forfeit_spread(data["results"], data["forfeit_spread"]))
         resp.data = orjson.dumps(standings_json(s))
         resp.content_type = falcon.MEDIA_JSON
 
