@@ -621,16 +621,23 @@ def match_body(draw) -> dict:
 
 @st.composite
 def standings_body(draw) -> dict:
-    """Result lines, each a player against another (never himself)."""
+    """Result lines, each a player against another (never himself): games played and
+    forfeits (``kind: forfeit``, only ``games_won``), and maybe a ``forfeit_spread``."""
     names = draw(st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=8, unique=True))
     lines = []
     for _ in range(draw(st.integers(0, 40))):
         player, opponent = draw(st.permutations(names))[:2]
-        line = {"player": player, "opponent": opponent, "game_points": draw(st.sampled_from([0, 2, 3, 4])),
-                "games_won": draw(st.integers(0, 1)), "spread": draw(st.integers(-150, 150))}
+        if draw(st.integers(0, 9)) == 0:
+            line = {"player": player, "opponent": opponent, "kind": "forfeit", "games_won": draw(st.integers(0, 1))}
+        else:
+            line = {"player": player, "opponent": opponent, "game_points": draw(st.sampled_from([0, 2, 3, 4])),
+                    "games_won": draw(st.integers(0, 1)), "spread": draw(st.integers(-150, 150))}
+            _maybe(draw, line, "kind", "played")
         _maybe(draw, line, "round", draw(st.integers(1, 1000)))
         lines.append(line)
-    return {"results": lines}
+    body: dict[str, Any] = {"results": lines}
+    _maybe(draw, body, "forfeit_spread", draw(st.integers(0, 150)))
+    return body
 
 
 @st.composite
