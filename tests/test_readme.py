@@ -356,3 +356,15 @@ def test_the_layout_lists_what_exists():
     package = {"/".join(t.split("/")[:2]) for t in tracked if t.startswith("service/")} - {"service/__init__.py"}
     unlisted = sorted(p for p in top | package if not listed(p))
     assert not unlisted, f"the README's Layout does not list: {unlisted}"
+
+
+def test_every_seed_in_an_example_works_on_a_sealed_server():
+    """A seeded example runs on a production (sealed) server too: its seed is a secret there, of at
+    least SECRET_SEED_LENGTH characters (a shorter one is a 422 naming options/seed)."""
+    from service.core.options import SECRET_SEED_LENGTH
+
+    seeds = [(b.line, m.group(1)) for b in blocks() if b.lang == "sh"
+             for m in re.finditer(r'"seed":\s*"([^"]*)"', b.body)]
+    assert seeds, "no seeded example found: the pattern is stale"
+    short = [(line, seed) for line, seed in seeds if len(seed) < SECRET_SEED_LENGTH]
+    assert not short, f"seeds a sealed server refuses (line, seed): {short}"

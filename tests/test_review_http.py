@@ -97,6 +97,22 @@ def test_a_record_is_reviewed_whole_and_a_state_its_last_deal(plain, game):
     for d in w["decisions"]:
         line = game["record"]["actions"][d["index"]]
         assert line == d["taken"] or line.startswith(d["taken"] + " =") or d["kind"] in ("count", "claim"), d
+    # taken_action and best_action are the notation's actions, in the schema advance takes: each is
+    # accepted by advance where the record took the decision
+    for d in w["decisions"]:
+        for key in ("taken", "best"):
+            obj, text = d[key + "_action"], d[key]
+            kind, seat, *rest = text.split(" ")
+            assert (obj["type"], obj["seat"]) == (kind, int(seat)), d
+            cards = rest[0] if rest else ""
+            assert "".join(obj.get("cards", [])) + obj.get("card", "") == cards or kind == "count", d
+    actions = game["record"]["actions"]
+    chosen = [d for d in w["decisions"] if not d["forced"] and d["kind"] in ("discard", "play")][:6]
+    for d in chosen:
+        before = game["states"][d["index"]]
+        got = plain.simulate_post("/v1/games/advance", json={"state": state_to_json(before),
+                                                              "action": d["best_action"]})
+        assert got.status_code == 200, (d, got.text, actions[d["index"]])
     _validator(OP["responses"]["200"]["content"]["application/json"]["schema"]).validate(w)
 
 

@@ -12,6 +12,7 @@ from service.advice.review import CATEGORIES, THRESHOLDS, Review
 from service.core.game import notation
 from service.core.options import Outcome
 
+from .actions import action_json
 from .views import outcome_json
 
 DIGITS = 4
@@ -30,7 +31,8 @@ def review_json(r: Review, outcome: Outcome | None) -> dict[str, Any]:
         "thresholds": {name: t for name, t in reversed(THRESHOLDS)},
         "decisions": [{
             "index": d.index, "deal": d.deal, "seat": d.seat, "kind": d.kind, "forced": d.forced,
-            "taken": notation(d.taken), "best": notation(d.best), "category": d.category,
+            "taken": notation(d.taken), "best": notation(d.best),
+            "taken_action": action_json(d.taken), "best_action": action_json(d.best), "category": d.category,
             "points": {"taken": _r(d.taken_value.points), "best": _r(d.best_value.points), "loss": _r(d.loss_points)},
             "win": {"taken": _r(d.taken_value.win), "best": _r(d.best_value.win), "loss": _r(d.loss_win)},
             "worlds": d.worlds,
