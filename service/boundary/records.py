@@ -10,10 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 from service.core.errors import MalformedError, located
-from service.core.game import GameState, replay_record
+from service.core.game import DealRecorded, GameEvent, GameState, notation, replay_record
 
 from .actions import parse_actions
-from .options import options_from_json
+from .options import options_from_json, options_to_json
+from .state import Carried
+
+RECORD_HIDDEN_OPTIONS = frozenset({"deck", "seed"})
+"""Options a whole record leaves out: a record gives every card outright (a replay deals from it),
+and a seeded deck's seed would give another game's packs away."""
+
+
+def carried_after(carried: Carried, before: GameState, after: GameState, events: list[GameEvent]) -> Carried:
+    """What a state carries after an action: a finished deal's record added when it keeps them."""
+    if carried.records is None or after.deal == before.deal:
+        return carried
+    record = next(e.record for e in events if type(e) is DealRecorded)
+    return carried._replace(records=carried.records + (record,))
+
+
+def whole_record(state: GameState, records: tuple[tuple[str, ...], ...]) -> dict[str, Any]:
+    """A finished game's record as ``POST /v1/games/replay`` takes it: every finished deal's record,
+    then the last deal's actions."""
+    actions = [line for record in records for line in record] + [notation(a) for a in state.actions]
+    return {"game_id": state.game_id, "options": options_to_json(state.options, hidden=RECORD_HIDDEN_OPTIONS),
+            "first_dealer": state.first_dealer, "actions": actions}
 
 
 def replay_from_json(record: dict[str, Any]) -> tuple[GameState, list[tuple[int, ...]]]:
