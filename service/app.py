@@ -162,6 +162,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games", games.GameStart(reader))
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
+    app.add_route("/v1/games/contribute", games.GameContribute(reader))
     app.add_route("/v1/games/replay", games.GameReplay(sealer or None))
     app.add_route("/v1/discards", advice.Discards())
     app.add_route("/v1/pegging/advise", advice.PeggingAdvise())

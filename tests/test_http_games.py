@@ -118,7 +118,7 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
     ``seat``: whose answer it is (sealed: the seat token's seat, None for a
     spectator; plain: the seat named, None for everything); ``tokens``: the
     answer carries seat tokens."""
-    assert set(body) - {"record", "deal_records"} == GAME_KEYS, sorted(body)
+    assert set(body) - {"record", "deal_records", "deck"} == GAME_KEYS, sorted(body)
     assert "record" not in body or (sealed and body["phase"] == "over"), sorted(body)
     phase = body["phase"]
     assert phase in PHASES

@@ -117,7 +117,7 @@ def test_every_seat_gets_every_finished_deal_s_record(game2):
 def test_the_whole_record_is_every_deal_record_and_sealed(game2):
     last = game2["last"]
     record = last["record"]
-    assert set(record) == {"game_id", "options", "first_dealer", "actions", "seal"}
+    assert set(record) == {"game_id", "options", "first_dealer", "actions", "deck", "seal"}
     assert record["game_id"] == last["game_id"] and "seed" not in record["options"]
     ender = max(game2["records"], key=len)  # the seat whose action ended the game got the last deal's
     assert [line for d in sorted(ender) for line in ender[d]] == record["actions"]
@@ -216,3 +216,13 @@ def test_records_must_chain_to_the_history():
     assert held_from_json({**data, "records": None})[1].records is None
     with pytest.raises(MalformedError):
         held_from_json({k: v for k, v in data.items() if k != "records"})
+
+
+def test_a_replica_writing_format_2_keeps_a_format_3_state_s_records(game2):
+    """While CRIBBAGE_STATE_FORMAT=3 is being switched on, a replica still writing format 2 that is
+    sent a format-3 state answers it in format 3: no record is dropped."""
+    old = client(Sealer(SECRET), 2)
+    token = game2["last"]["state"]
+    r = old.simulate_post("/v1/games/view", json={"state": token, "seat_token": game2["tokens"][0]})
+    assert r.status_code == 200 and r.json["record"] == {**game2["last"]["record"], "seal": r.json["record"]["seal"]}
+    assert Sealer(SECRET).unseal(r.json["state"]).state["version"] == 3

@@ -1,4 +1,5 @@
-"""Write the sealed-record examples of ``POST /v1/games/replay`` into openapi.yaml.
+"""Write the sealed-record examples of ``POST /v1/games/replay`` and ``/v1/games/contribute`` into
+openapi.yaml.
 
 A sealed game (format 3) to 61, first legal action each time, played under the test secret the
 sealed examples use (tests/test_schemathesis.py's ``EXAMPLE_SECRET``); its whole record, sealed, is
@@ -54,7 +55,21 @@ def main() -> None:
     good = c.simulate_post("/v1/games/replay", json={"record": record})
     bad = c.simulate_post("/v1/games/replay", json={"record": altered(record)})
     assert good.status_code == 200 and bad.status_code == 422, (good.text, bad.text)
+    start = c.simulate_post("/v1/games", json={}).json
+    contribution = {"state": start["state"], "seat_token": start["seat_tokens"][0], "contribution": "5e" * 32}
+    given = c.simulate_post("/v1/games/contribute", json=contribution)
+    plain = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False))
+    plain_state = plain.simulate_post("/v1/games", json={"dealer": 0}).json["state"]
+    refused = plain.simulate_post("/v1/games/contribute", json={"state": plain_state, "contribution": "5e" * 32})
+    assert given.status_code == 200 and refused.status_code == 422, (given.text, refused.text)
     blocks = {
+        "contribute request": block(14, {
+            "sealedContribution": ("Seat 0 adds its entropy to a committed game, before the first deal", contribution),
+            "plainGame": ("A plain game takes none (its platform sees the deck seed)",
+                          {"state": plain_state, "contribution": "5e" * 32})}),
+        "contribute 200": block(16, {
+            "sealedContribution": ("Seat 0's view: the new state and every contribution so far", given.json)}),
+        "contribute 422": block(16, {"plainGame": ("Contributions belong to sealed games", refused.json)}),
         "request": block(14, {
             "sealedRecord": ("A finished sealed game's whole record, as its last answer gave it", {"record": record}),
             "sealedRecordAltered": ("The same record, its last count altered", {"record": altered(record)})}),

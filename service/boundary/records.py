@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.core.errors import MalformedError, located
-from service.core.game import DealRecorded, GameEvent, GameState, notation, replay_record
+from service.core.game import Cut, Deal, DealRecorded, GameEvent, GameState, notation, replay_record
+from service.core.game.deck import commitment, dealt, mixed_seed
 
 from .actions import parse_actions
 from .options import options_from_json, options_to_json
@@ -49,3 +50,33 @@ def replay_from_json(record: dict[str, Any]) -> tuple[GameState, list[tuple[int,
     with located("actions"):
         actions = parse_actions(record["actions"])
     return replay_record(options, record["first_dealer"], record["game_id"], actions)
+
+
+def check_packs(record: dict[str, Any]) -> None:
+    """A committed game's record (with its ``deck``, loaded by the schema and replayed already)
+    against its commitment: the server seed must open it, and every deal's cards (each seat's, in
+    any order, and the crib's) and starter must be what that deal's pack deals (docs/deals.md).
+    Raises :class:`MalformedError` naming the deck's member or the first deal that differs."""
+    deck = record["deck"]
+    with located("options"):
+        options = options_from_json(record["options"])
+    game_id = record["game_id"]
+    if commitment(game_id, deck["server_seed"]) != deck["commitment"]:
+        raise MalformedError("the server seed does not open the commitment (SHA-256 of the tag, the game id "
+                             "and the server seed)", at=("deck", "server_seed"))
+    if len(deck["contributions"]) != options.players:
+        raise MalformedError(f"contributions holds one per seat ({options.players})", at=("deck", "contributions"))
+    seed = mixed_seed(game_id, deck["server_seed"], deck["contributions"])
+    with located("actions"):
+        actions = parse_actions(record["actions"])
+    deal, starter = 0, None
+    for i, action in enumerate(actions):
+        if type(action) is Deal:
+            deal += 1
+            hands, crib, starter = dealt(seed, deal, options.players, action.seat, options.cards_dealt,
+                                         options.dealt_to_crib)
+            if (action.hands is None or [sorted(h) for h in action.hands] != [sorted(h) for h in hands]
+                    or sorted(action.crib) != sorted(crib)):
+                raise MalformedError(f"deal {deal}'s cards are not what the committed pack deals", at=("actions", i))
+        elif type(action) is Cut and action.starter != starter:
+            raise MalformedError(f"deal {deal}'s starter is not the committed pack's", at=("actions", i))

@@ -38,7 +38,8 @@ VERSION = 2
 NEXT = 3
 """The format this release reads and writes only when told to (``CRIBBAGE_STATE_FORMAT=3``, once
 every replica reads it; the next release writes it by default): format 2 and ``records``, each
-finished deal's record (a sealed game's, null in a plain one: there every seat receives them)."""
+finished deal's record (a sealed game's, null in a plain one: there every seat receives them), and
+``contributions``, the seats' entropy mixed into a committed game's deck seed (docs/deals.md)."""
 READS = (2, 3)
 """The formats this release reads.  The rollout rule (README, "Compatibility policy"): a new
 state field or option is a new format, read first (added here, still writing the old one) and
@@ -54,7 +55,7 @@ MAX_ACTIONS = 100
 MAX_SEQ = 100_000
 _KEYS = {"version", "game_id", "seq", "options", "first_dealer", "deal", "dealer", "pegs", "deck_seed",
          "history", "actions"}
-_KEYS_3 = _KEYS | {"records"}
+_KEYS_3 = _KEYS | {"records", "contributions"}
 MAX_RECORD_LINE = 120
 """The longest action in notation (a record's line)."""
 _HEX32 = re.compile(r"[0-9a-f]{32}")
@@ -66,6 +67,9 @@ class Carried(NamedTuple):
 
     records: tuple[tuple[str, ...], ...] | None = None
     """Each finished deal's record (its actions in notation), deal 1 first; None: not kept."""
+    contributions: tuple[str | None, ...] | None = None
+    """A committed game's (a random-deck sealed one's): each seat's contribution to the deck seed
+    (64 hex digits, None where it gave none), in seat order; None: the game takes none."""
 
 
 NOTHING = Carried()
@@ -82,6 +86,7 @@ def state_to_json(state: GameState, carried: Carried = NOTHING, version: int = V
     }
     if version >= 3:
         out["records"] = None if carried.records is None else [list(r) for r in carried.records]
+        out["contributions"] = None if carried.contributions is None else list(carried.contributions)
     return out
 
 
@@ -154,7 +159,17 @@ def held_from_json(data: Any) -> tuple[GameState, Carried]:
                     tuple((f, b) for f, b in pegs), seq - len(actions), history, actions)
     if version == 2:
         return state, NOTHING
-    return state, Carried(_records(data["records"], state))
+    return state, Carried(_records(data["records"], state), _contributions(data["contributions"], n))
+
+
+def _contributions(raw: Any, players: int) -> tuple[str | None, ...] | None:
+    if raw is None:
+        return None
+    if not (isinstance(raw, list) and len(raw) == players
+            and all(c is None or isinstance(c, str) and _HEX64.fullmatch(c) for c in raw)):
+        raise MalformedError(f"contributions holds one per seat ({players}): 64 lowercase hex digits or null",
+                             at=("contributions",))
+    return tuple(raw)
 
 
 def _records(raw: Any, state: GameState) -> tuple[tuple[str, ...], ...] | None:

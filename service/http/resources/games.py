@@ -11,6 +11,7 @@ says who is asking and writes the answers with :mod:`service.boundary`).
 
 from __future__ import annotations
 
+import secrets
 import threading
 from typing import Any
 
@@ -22,11 +23,12 @@ from marshmallow import ValidationError, fields, validate
 from service.boundary.actions import game_action_from
 from service.boundary.games import game_json, legal_json, replay_json
 from service.boundary.options import options_from_json
-from service.boundary.records import carried_after, replay_from_json, whole_record
-from service.boundary.state import NOTHING, VERSION, Carried, held_from_json, state_to_json
+from service.boundary.records import carried_after, check_packs, replay_from_json, whole_record
+from service.boundary.state import NEXT, NOTHING, VERSION, Carried, held_from_json, state_to_json
 from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError, Step, located
-from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation
+from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, restore
+from service.core.game.deck import commitment, mixed_seed
 from service.core.game.observe import EVERYONE, Viewer, legal_in_error
 from service.core.options import SECRET_SEED_LENGTH
 from service.seal import Sealer, SeatTokenError
@@ -121,10 +123,26 @@ class AdvanceRequest(StrictSchema):
     seat_token = SEAT_TOKEN
 
 
+CONTRIBUTION = r"^[0-9a-f]{64}$"
+
+
+class ContributeRequest(StrictSchema):
+    state = StateField(required=True)
+    seat_token = SEAT_TOKEN
+    contribution = fields.String(required=True, validate=validate.Regexp(CONTRIBUTION))
+
+
 class ViewRequest(StrictSchema):
     state = StateField(required=True)
     seat = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
     seat_token = SEAT_TOKEN
+
+
+class DeckSchema(StrictSchema):
+    commitment = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    server_seed = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
+    contributions = ShortList(fields.String(allow_none=True, validate=validate.Regexp(CONTRIBUTION)),
+                              required=True, validate=validate.Length(2, 4))
 
 
 class RecordSchema(StrictSchema):
@@ -134,6 +152,7 @@ class RecordSchema(StrictSchema):
     actions = ShortList(fields.String(validate=validate.Length(1, 120)), required=True,
                           validate=validate.Length(max=5000))
     seal = fields.String(validate=validate.Regexp(r"^rs\.[0-9a-f]{8}\.[A-Za-z0-9_-]{43}$"))
+    deck = fields.Nested(DeckSchema)
 
 
 class ReplayRequest(StrictSchema):
@@ -180,7 +199,9 @@ class StateReader:
 
     def wire(self, state: GameState, carried: Carried = NOTHING) -> Any:
         """The state as it leaves the service (sealed or plain), remembered for its return."""
-        data = state_to_json(state, carried, self.writes)
+        # A state that carries something (read as format 3, which every replica of this release
+        # reads) stays format 3 whatever this replica writes new games in: nothing is dropped.
+        data = state_to_json(state, carried, max(self.writes, NEXT) if carried != NOTHING else self.writes)
         if self.sealer is not None:
             token: Any = self.sealer.seal(data, state.game_id, state.seq)
             key: str | bytes = token
@@ -272,6 +293,9 @@ class _GameResource:
         """``records``: a view's answer, which gives a state's finished deals' records (public:
         each came once its crib was counted) to whoever looks, so every seat has them."""
         answer = game_json(state, self.reader.wire(state, carried), events, seat, self.asking(seat), seat_tokens)
+        deck = self.deck(state, carried)
+        if deck is not None:
+            answer["deck"] = deck
         if records and self.sealer is not None and carried.records is not None:
             answer["deal_records"] = [{"deal": i, "record": list(r)} for i, r in enumerate(carried.records, 1)]
         record = self.sealed_record(state, carried)
@@ -285,8 +309,30 @@ class _GameResource:
         if self.sealer is None or carried.records is None or state.phase != "over":
             return None
         record = whole_record(state, carried.records)
+        deck = self.deck(state, carried)
+        if deck is not None:
+            record["deck"] = deck
         record["seal"] = self.sealer.record_seal(record)
         return record
+
+    def server_seed(self, state: GameState, carried: Carried) -> str | None:
+        """A committed game's server seed (None for a game that took no commitment): the one of the
+        deployment's secrets (current, previous) whose seed gives the state's deck seed."""
+        if self.sealer is None or carried.contributions is None or state.deck_seed is None:
+            return None
+        for seed in self.sealer.server_seeds(state.game_id):
+            if mixed_seed(state.game_id, seed, carried.contributions) == state.deck_seed:
+                return seed
+        return None
+
+    def deck(self, state: GameState, carried: Carried) -> dict[str, Any] | None:
+        """A committed game's ``deck``: the commitment to its packs, the seats' contributions and,
+        once the game is over (every pack dealt), the server seed that opens the commitment."""
+        seed = self.server_seed(state, carried)
+        if seed is None or carried.contributions is None:
+            return None
+        return {"commitment": commitment(state.game_id, seed), "contributions": list(carried.contributions),
+                "server_seed": seed if state.phase == "over" else None}
 
 
 class GameStart(_GameResource):
@@ -313,8 +359,15 @@ class GameStart(_GameResource):
                         f"a sealed game's seed is a secret of at least {SECRET_SEED_LENGTH} characters: "
                         "whoever knows it deals the same cards", at=("options", "seed"))
                 deck_seed = self.sealer.deck_seed(options.seed or "")
+        game_id = secrets.token_hex(16)
+        contributions: tuple[str | None, ...] | None = None
+        if self.sealer is not None and self.reader.keeps_records and options.deck == "random":
+            # Committed: the packs come from a server seed committed to now, and the seats'
+            # contributions mixed in before the first deal (docs/deals.md).
+            contributions = (None,) * options.players
+            deck_seed = mixed_seed(game_id, self.sealer.server_seeds(game_id)[0], contributions)
         state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
-                                 deck_seed=deck_seed)
+                                 deck_seed=deck_seed, game_id=game_id)
         if data.get("view") is not None and data["view"] >= options.players:
             raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
                                  at=("view",))
@@ -322,7 +375,7 @@ class GameStart(_GameResource):
         tokens = None
         if self.sealer is not None:
             tokens = [self.sealer.seat_token(state.game_id, s) for s in range(options.players)]
-        carried = Carried(records=()) if self.reader.keeps_records else NOTHING
+        carried = Carried(records=(), contributions=contributions) if self.reader.keeps_records else NOTHING
         self.respond(resp, state, events, EVERYONE if seat is None and self.sealer is None else seat,
                      seat_tokens=tokens, carried=carried)
         resp.status = falcon.HTTP_201
@@ -360,6 +413,39 @@ class GameView(_GameResource):
         self.respond(resp, state, [], self.seat(state, data, "seat"), carried=carried, records=True)
 
 
+class GameContribute(_GameResource):
+    """A seat's entropy for a committed game's packs, before the first deal (docs/deals.md)."""
+
+    _schema = ContributeRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        if self.sealer is None:
+            raise MalformedError("a plain game's platform sees its deck seed: contributions belong to sealed games",
+                                 at=("contribution",))
+        state, carried = self.read_held(data["state"])
+        if "seat_token" not in data:
+            raise forbidden("a contribution needs the contributing seat's seat_token")
+        seat = self.token_seat(state, data["seat_token"])
+        given = carried.contributions
+        if given is None or self.server_seed(state, carried) is None:
+            raise MalformedError("this game takes no contributions: only a sealed game with a random deck, "
+                                 "started while the service writes state format 3, is committed",
+                                 at=("contribution",))
+        if state.seq != 0:
+            raise MalformedError("contributions close at the first deal: this game has been dealt",
+                                 at=("contribution",))
+        if given[seat] is not None:
+            raise MalformedError(f"seat {seat} has contributed already", at=("contribution",))
+        server_seed = self.server_seed(state, carried)
+        assert server_seed is not None
+        contributions = given[:seat] + (data["contribution"],) + given[seat + 1:]
+        dealt = restore(state.game_id, state.options, state.first_dealer,
+                        mixed_seed(state.game_id, server_seed, contributions), state.deal, state.dealer,
+                        state.pegs, state.deal_seq, state.history, ())
+        self.respond(resp, dealt, [], seat, carried=carried._replace(contributions=contributions))
+
+
 def check_seal(sealer: Sealer | None, record: dict[str, Any], *where: Step) -> None:
     """A record that carries a ``seal`` must be one this deployment sealed, unaltered (a 422
     naming the seal otherwise); a record without one is replayed as any record is."""
@@ -386,6 +472,18 @@ def replayed(record: dict[str, Any], *where: Step) -> tuple[GameState, list[tupl
         raise exc.within(*where)
 
 
+def check_deck(record: dict[str, Any], *where: Step) -> None:
+    """A record with a ``deck`` (a committed game's): the server seed must open the commitment,
+    and every deal's cards and starter must be what the pack of the deck seed it and the
+    contributions make deals (a 422 naming the first deal that is not)."""
+    if "deck" not in record:
+        return
+    try:
+        check_packs(record)
+    except CribbageError as exc:
+        raise exc.within(*where) from None
+
+
 class GameReplay:
     """Replay a whole game's record and verify it (a record is public; a sealed one's seal is
     checked with the deployment's secret)."""
@@ -398,5 +496,6 @@ class GameReplay:
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))["record"]
         check_seal(self.sealer, data, "record")
+        check_deck(data, "record")
         state, after = replayed(data, "record")
         resp.media = replay_json(state, after)

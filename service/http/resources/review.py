@@ -23,7 +23,7 @@ from service.core.game import GameState, result
 
 from ..media import read_json_object
 from ..schemas import StrictSchema, load
-from .games import RecordSchema, StateField, _GameResource, check_seal, replayed
+from .games import RecordSchema, StateField, _GameResource, check_deck, check_seal, replayed
 
 class ReviewRequest(StrictSchema):
     record = fields.Nested(RecordSchema)
@@ -56,6 +56,7 @@ class GameReview(_GameResource):
 
     @staticmethod
     def of_record(record: dict[str, Any], where: str) -> tuple[Review, GameState]:
+        check_deck(record, where)
         final, _ = replayed(record, where)
         with located(where, "options"):
             options = options_from_json(record["options"])
