@@ -21,14 +21,14 @@ from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
 from service.boundary.actions import game_action_from
-from service.boundary.games import game_json, legal_json, replay_json
+from service.boundary.games import deal_records_json, deck_json, game_json, legal_json, replay_json
 from service.boundary.options import options_from_json
 from service.boundary.records import carried_after, check_packs, replay_from_json, whole_record
 from service.boundary.state import NEXT, NOTHING, VERSION, Carried, held_from_json, state_to_json
 from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError, Step, located
 from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, restore
-from service.core.game.deck import commitment, mixed_seed
+from service.core.game.deck import mixed_seed
 from service.core.game.observe import EVERYONE, Viewer, legal_in_error
 from service.core.options import SECRET_SEED_LENGTH
 from service.seal import Sealer, SeatTokenError
@@ -297,7 +297,7 @@ class _GameResource:
         if deck is not None:
             answer["deck"] = deck
         if records and self.sealer is not None and carried.records is not None:
-            answer["deal_records"] = [{"deal": i, "record": list(r)} for i, r in enumerate(carried.records, 1)]
+            answer["deal_records"] = deal_records_json(carried.records)
         record = self.sealed_record(state, carried)
         if record is not None:
             answer["record"] = record
@@ -331,8 +331,7 @@ class _GameResource:
         seed = self.server_seed(state, carried)
         if seed is None or carried.contributions is None:
             return None
-        return {"commitment": commitment(state.game_id, seed), "contributions": list(carried.contributions),
-                "server_seed": seed if state.phase == "over" else None}
+        return deck_json(state.game_id, seed, carried.contributions, state.phase == "over")
 
 
 class GameStart(_GameResource):
