@@ -226,3 +226,16 @@ def test_a_replica_writing_format_2_keeps_a_format_3_state_s_records(game2):
     r = old.simulate_post("/v1/games/view", json={"state": token, "seat_token": game2["tokens"][0]})
     assert r.status_code == 200 and r.json["record"] == {**game2["last"]["record"], "seal": r.json["record"]["seal"]}
     assert Sealer(SECRET).unseal(r.json["state"]).state["version"] == 3
+
+
+def test_the_state_format_written_is_2_or_3(monkeypatch):
+    for bad in (1, 4):
+        with pytest.raises(ValueError):
+            create_app(sealer=None, collect_metrics=False, state_format_writes=bad)
+    monkeypatch.setenv("CRIBBAGE_STATE_FORMAT", "3")
+    c = falcon.testing.TestClient(create_app(sealer=Sealer(SECRET), collect_metrics=False))
+    start = c.simulate_post("/v1/games", json={}).json
+    assert Sealer(SECRET).unseal(start["state"]).state["version"] == 3 and "deck" in start
+    monkeypatch.setenv("CRIBBAGE_STATE_FORMAT", "5")
+    with pytest.raises(ValueError):
+        create_app(sealer=None, collect_metrics=False)
