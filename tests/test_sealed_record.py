@@ -239,3 +239,46 @@ def test_the_state_format_written_is_2_or_3(monkeypatch):
     monkeypatch.setenv("CRIBBAGE_STATE_FORMAT", "5")
     with pytest.raises(ValueError):
         create_app(sealer=None, collect_metrics=False)
+
+
+def test_a_plain_format_3_state_fits_the_contract():
+    """A plain service writing format 3: records and contributions null, the answers as documented."""
+    import yaml
+    from openapi_schema_validator import OAS31Validator
+
+    from conftest import ROOT
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    validator = OAS31Validator({**doc, "allOf": [{"$ref": "#/components/schemas/GameResponse"}]})
+    c = client(None, 3)
+    body = c.simulate_post("/v1/games", json={"dealer": 0}).json
+    assert body["state"]["version"] == 3 and body["state"]["records"] is None
+    assert body["state"]["contributions"] is None and "deck" not in body
+    for _ in range(30):
+        validator.validate(body)
+        body = c.simulate_post("/v1/games/advance", json={"state": body["state"],
+                                                           "action": body["legal_actions"][0]}).json
+    validator.validate(body)
+
+
+def test_the_sealed_answers_fit_the_contract(sealed3, game2):
+    import yaml
+    from openapi_schema_validator import OAS31Validator
+
+    from conftest import ROOT
+    doc = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+
+    def check(name: str, value: dict) -> None:
+        OAS31Validator({**doc, "allOf": [{"$ref": f"#/components/schemas/{name}"}]}).validate(value)
+    last = game2["last"]
+    check("GameResponse", last)
+    assert "record" in last and "deck" in last and last["deck"]["server_seed"]
+    view = sealed3.simulate_post("/v1/games/view", json={"state": last["state"]}).json
+    assert len(view["deal_records"]) == last["deal"] - 1
+    check("GameResponse", view)
+    check("ReplayRequest", {"record": last["record"]})
+    start = sealed3.simulate_post("/v1/games", json={"options": {"players": 4}}).json
+    check("GameResponse", start)
+    given = sealed3.simulate_post("/v1/games/contribute", json={"state": start["state"], "contribution": "0f" * 32,
+                                                                "seat_token": start["seat_tokens"][2]}).json
+    check("GameResponse", given)
+    check("ContributeRequest", {"state": start["state"], "contribution": "0f" * 32})
