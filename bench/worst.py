@@ -25,6 +25,9 @@ bounded by the rules, not by a count the client chooses):
   4-player state of the deal with the most actions in :func:`long_game`,
   before its last show; every action is replayed (the state cache is a
   worker's own: a state from elsewhere is replayed whole).
+* ``/v1/games/contribute`` (fixed) has no case here: a plain server answers it 422 whatever
+  the body, and on a sealed one it reads a state of deal 1 with no action yet (a view's cost) and
+  hashes twice.
 * ``/v1/games/replay``: :func:`long_game`'s record, the longest legal game
   found: 2 players, a client deck dealing the same 13 cards every deal,
   whose hands and crib show nothing, played for the fewest points: 2 a deal,

@@ -49,6 +49,7 @@ from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
 from .http.resources import advice, batch, games, hands, meta, odds, pages, pegging, problem_pages, tournaments
 from .http.resources import review
+from .boundary import state as state_format
 from .seal import Sealer, sealer_from_env
 
 log = structlog.get_logger("service.app")
@@ -109,13 +110,15 @@ def _say_which_kernel() -> None:
 
 def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = True,
                sealer: Sealer | None | bool = True, gzip_min_bytes: int | None = None,
-               state_cache: int | None = None) -> falcon.App[falcon.Request, falcon.Response]:
+               state_cache: int | None = None,
+               state_format_writes: int | None = None) -> falcon.App[falcon.Request, falcon.Response]:
     """Build the falcon application.  Arguments override the environment:
     ``max_body_bytes`` (else ``CRIBBAGE_MAX_BODY_BYTES``), ``collect_metrics``,
     ``sealer`` (``True``: from ``CRIBBAGE_STATE_SECRET``; ``None``: plain
     states; or a :class:`~service.seal.Sealer`), ``gzip_min_bytes`` (else
     ``CRIBBAGE_GZIP_MIN_BYTES``; 0: no compression) and ``state_cache`` (else
-    ``CRIBBAGE_STATE_CACHE``; 0: every state is replayed)."""
+    ``CRIBBAGE_STATE_CACHE``; 0: every state is replayed) and ``state_format_writes`` (else
+    ``CRIBBAGE_STATE_FORMAT``: the state format written, 2 or 3)."""
     configure_logging()
     _say_which_kernel()
     if sealer is True:
@@ -151,11 +154,16 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/pegging/score", pegging.PeggingScore())
     app.add_route("/v1/pegging/go", pegging.PeggingGo())
     cache = _env_int("CRIBBAGE_STATE_CACHE", 2048) if state_cache is None else state_cache
-    reader = games.StateReader(sealer or None, cache)
+    writes = _env_int("CRIBBAGE_STATE_FORMAT", state_format.VERSION) if state_format_writes is None \
+        else state_format_writes
+    if writes not in (state_format.VERSION, state_format.NEXT):
+        raise ValueError(f"CRIBBAGE_STATE_FORMAT is {state_format.VERSION} or {state_format.NEXT}")
+    reader = games.StateReader(sealer or None, cache, writes)
     app.add_route("/v1/games", games.GameStart(reader))
     app.add_route("/v1/games/advance", games.GameAdvance(reader))
     app.add_route("/v1/games/view", games.GameView(reader))
-    app.add_route("/v1/games/replay", games.GameReplay())
+    app.add_route("/v1/games/contribute", games.GameContribute(reader))
+    app.add_route("/v1/games/replay", games.GameReplay(sealer or None))
     app.add_route("/v1/discards", advice.Discards())
     app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
     app.add_route("/v1/games/suggest", advice.GameSuggest(reader))

@@ -57,7 +57,7 @@ V1_PREFIX = "v1."
 READS = (2,)
 """The token versions this release opens (it seals :data:`PREFIX`'s); the rollout rule of
 service.boundary.state's ``READS`` holds for them too."""
-MAX_TOKEN = 4096        # a v2 token, header included
+MAX_TOKEN = 32768       # a v2 token, header included (format 3 keeps a sealed game's deal records: docs/deals.md)
 MAX_SEQ = 10**9 - 1     # seq has at most 9 digits
 MIN_SECRET = 16
 
@@ -70,11 +70,14 @@ _INFO_SEAL = b"cribbage/v2/state-seal"
 _INFO_SEAT = b"cribbage/v2/seat-token"
 _INFO_DECK = b"cribbage/v2/deck-seed"
 _INFO_KEY_ID = b"cribbage/v2/key-id"
+_INFO_RECORD = b"cribbage/v2/record-seal"
+_INFO_SERVER_SEED = b"cribbage/v2/server-seed"
 
 _V2_RE = re.compile(r"v2\.([0-9a-f]{8})\.([0-9a-f]{32})\.(0|[1-9][0-9]{0,8})\.([A-Za-z0-9_-]+)")
 _GAME_ID_RE = re.compile(r"[0-9a-f]{32}")
 _VERSION_RE = re.compile(r"v([1-9][0-9]{0,8})\.")
 _SEAT_RE = re.compile(r"st\.(0|[1-9][0-9]{0,8})\.[A-Za-z0-9_-]{22}")
+_RECORD_SEAL_RE = re.compile(r"rs\.([0-9a-f]{8})\.([A-Za-z0-9_-]{43})")
 
 
 class SealError(MalformedError):
@@ -129,10 +132,21 @@ class _Keys:
         self.seat = _derive(secret, _INFO_SEAT)
         self.deck = _derive(secret, _INFO_DECK)
         self.key_id = hmac.new(_derive(secret, _INFO_KEY_ID), b"key-id", hashlib.sha256).hexdigest()[:8]
+        self.record = _derive(secret, _INFO_RECORD)
+        self.server_seed = _derive(secret, _INFO_SERVER_SEED)
+
+    def record_seal(self, record: dict[str, Any]) -> str:
+        mac = hmac.new(self.record, _canonical(record), hashlib.sha256).digest()
+        return f"rs.{self.key_id}.{_b64(mac)}"
 
     def seat_token(self, game_id: str, seat: int) -> str:
         mac = hmac.new(self.seat, f"{game_id}/{seat}".encode("ascii"), hashlib.sha256).digest()
         return f"st.{seat}.{_b64(mac[:16])}"
+
+
+def _canonical(record: dict[str, Any]) -> bytes:
+    """The bytes a record seal covers: the record's JSON, keys sorted, no spaces."""
+    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS)
 
 
 def _v2_aad(key_id: str, game_id: str, seq: str) -> bytes:
@@ -257,6 +271,39 @@ class Sealer:
         if not isinstance(seed, str):
             raise TypeError("seed must be a str")
         return hmac.new(self._current.deck, seed.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
+    # -- whole-game records and server seeds -------------------------------
+
+    def record_seal(self, record: dict[str, Any]) -> str:
+        """``rs.<key_id>.<base64url(HMAC-SHA256(record key, canonical JSON of record))>``: a seal
+        that only this deployment can make, over every member of ``record`` (a seal is not
+        encryption: the record is public once the game is over)."""
+        if not isinstance(record, dict) or "seal" in record:
+            raise ValueError("a record seal covers a record without its seal")
+        return self._current.record_seal(record)
+
+    def record_sealed(self, record: dict[str, Any], seal: object) -> bool:
+        """Whether ``seal`` is this deployment's seal (current or previous secret) of ``record``."""
+        if not isinstance(seal, str) or not _RECORD_SEAL_RE.fullmatch(seal):
+            return False
+        try:
+            _canonical(record)
+        except TypeError:
+            return False
+        ok = False
+        for k in self._all:
+            ok |= hmac.compare_digest(seal, k.record_seal(record))
+        return ok
+
+    def server_seeds(self, game_id: str) -> list[str]:
+        """A game's server seed, ``HMAC-SHA256(server-seed key, game_id)`` as its first 32 hex
+        digits, under the current secret first and then the previous one: the seed a random
+        sealed game's packs start from, committed to at the start and revealed at the end
+        (docs/deals.md)."""
+        _check_game_id(game_id)
+        return [hmac.new(k.server_seed, game_id.encode("ascii"), hashlib.sha256).hexdigest()[:32]
+                for k in self._all]
 
 
 def _inflate(plain: bytes) -> dict[str, Any]:

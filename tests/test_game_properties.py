@@ -60,7 +60,9 @@ from service.core.game import (
     result,
 )
 from service.boundary.state import state_from_json, state_to_json
+from service.boundary.events import event_json
 from service.boundary.views import view_json
+from service.core.game.observe import events_seen
 from service.core.options import GameOptions
 from service.seal import Sealer
 from test_show_properties import reference_total_fast
@@ -491,6 +493,20 @@ def check_views(state: GameState, table: Table) -> None:
         assert not leaked, f"seat {seat} sees {leaked} in {pos.phase}"
 
 
+def check_events_told(action: GameAction, counts_before: int, after: GameState, events: list[GameEvent]) -> None:
+    """No leak through the events (RULES: the crib is shown once counted, everything at the end):
+    a deal's record, which names every seat's cards, reaches a seat or a spectator only with the
+    count of the crib or the game's end; another seat's discard is told as how many, not which."""
+    n = after.options.players
+    crib_counted = type(action) is Count and counts_before == n
+    for seat in [None, *range(n)]:
+        for e in (event_json(x, after.options) for x in events_seen(events, seat)):
+            if e["type"] == "deal_record":
+                assert crib_counted or after.phase == "over", (seat, notation(action), e)
+            if e["type"] == "discard" and e["seat"] != seat:
+                assert e["cards"] == [None] * len(e["cards"]), (seat, e)
+
+
 def check_others_may_not_act(state: GameState, action: GameAction) -> None:
     for seat in range(state.options.players):
         if seat in state.to_act():
@@ -587,6 +603,7 @@ def play_game(options: GameOptions, seed: int, *, checks: bool = True) -> Game:
         before = g
         g, evs = apply_action(g, action)
         events.extend(evs)
+        counts_before = table.counts
         done = g.actions[-1] if g.deal == before.deal else None
         if g.deal != before.deal:
             table = Table(g.deal, g.dealer, options.players, tournament=options.tournament)
@@ -603,6 +620,7 @@ def play_game(options: GameOptions, seed: int, *, checks: bool = True) -> Game:
             check_pegging(before, action, g, evs, table)
         check_cards(g, table)
         check_views(g, table)
+        check_events_told(action, counts_before, g, evs)
         if i % 4 == 0:
             check_others_may_not_act(before, action)
             check_notation(before, action, done if done is not None else action)

@@ -402,7 +402,7 @@ def test_another_deck_seed_is_another_pack() -> None:
             "state/actions/0")
 
 
-@pytest.mark.parametrize("version", [3, 1, 0, -1, 99, "2", 2.0, True, None, [2], {"v": 2}])
+@pytest.mark.parametrize("version", [4, 1, 0, -1, 99, "2", 2.0, True, None, [2], {"v": 2}])
 def test_unknown_version(version: Any) -> None:
     _reject(_mutated(lambda d: d.update(version=version)), "state/version")
 
@@ -450,7 +450,7 @@ def test_partial_objects(garbage: Any) -> None:
 _NOT_INT = [None, True, False, 1.5, "1", "", [], [1], {}, {"a": 1}, -1, 2**70]
 _NOT_HEX = [None, True, 0, 1.5, "", "x", "g" * 32, [], ["ab" * 16], {}, {"a": 1}]
 JUNK: dict[str, list[Any]] = {
-    "version": _NOT_INT + [3],
+    "version": _NOT_INT + [4],
     "seq": _NOT_INT,
     "first_dealer": _NOT_INT + [2],
     "deal": _NOT_INT + [0],
@@ -484,8 +484,8 @@ def test_format_1_is_refused_saying_so() -> None:
     assert "format 1 is no longer read" in e.message and not isinstance(e, NewerVersionError)
     e = _reject(_mutated(lambda d: d.update(version=0)), "state/version")
     assert "format 2 only" in e.message and not isinstance(e, NewerVersionError)
-    e = _reject(_mutated(lambda d: d.update(version=3, future_field=1)), "state/version")
-    assert isinstance(e, NewerVersionError) and (e.version, e.reads) == (3, (2,)), e.message
+    e = _reject(_mutated(lambda d: d.update(version=4, future_field=1)), "state/version")
+    assert isinstance(e, NewerVersionError) and (e.version, e.reads) == (4, (2, 3)), e.message
 
 
 # -- fuzzing: only MalformedError, or a state that works ------------------------------------

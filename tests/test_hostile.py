@@ -606,7 +606,11 @@ def test_every_operation_s_worst_case_is_answered_in_time(port, worst_bodies, in
 
 
 def test_the_worst_cases_cover_every_post_operation():
-    assert {path for path, _, _, _ in worst.cases()} == {path for path, _ in POSTS}
+    """Every one but the sealed-only operations, which a plain server (this one) answers 422
+    whatever the body (bench/worst.py says what theirs costs)."""
+    from schemathesis_hooks import SEALED_ONLY
+
+    assert {path for path, _, _, _ in worst.cases()} == {path for path, _ in POSTS} - SEALED_ONLY
 
 
 # ---------------------------------------------------------------- the catalogue itself

@@ -104,6 +104,13 @@ def check_event(event: dict, players: int) -> None:
         assert isinstance(event["record"], list) and all(isinstance(r, str) for r in event["record"])
 
 
+def assert_record_is_public(events: list[dict], record: dict) -> None:
+    """A deal's record arrives in the answer that counted its crib, or that ended the game, never
+    earlier: it names every seat's cards (the rules make them public only then)."""
+    kinds = [(e["type"], e.get("what"), e["deal"]) for e in events]
+    assert ("count", "crib", record["deal"]) in kinds or ("game_over", None, record["deal"]) in kinds, kinds
+
+
 def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, key_id: str | None = None,
                         tokens: bool = False) -> None:
     """Every answer of /v1/games, /advance and /view has exactly the documented shape.
@@ -111,7 +118,8 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
     ``seat``: whose answer it is (sealed: the seat token's seat, None for a
     spectator; plain: the seat named, None for everything); ``tokens``: the
     answer carries seat tokens."""
-    assert set(body) == GAME_KEYS, sorted(body)
+    assert set(body) - {"record", "deal_records", "deck"} == GAME_KEYS, sorted(body)
+    assert "record" not in body or (sealed and body["phase"] == "over"), sorted(body)
     phase = body["phase"]
     assert phase in PHASES
     assert isinstance(body["to_act"], list) and isinstance(body["events"], list)
@@ -142,7 +150,9 @@ def check_game_response(body: dict, *, sealed: bool, seat: int | None = None, ke
             assert [int(SEAT_TOKEN_RE.fullmatch(t).group(1)) for t in issued] == list(range(players))
         else:
             assert body["seat_tokens"] is None
-        assert not any(e["type"] == "deal_record" for e in body["events"])
+        for e in body["events"]:
+            if e["type"] == "deal_record":  # never before the deal's cards are all public
+                assert_record_is_public(body["events"], e)
     else:
         state = body["state"]
         assert isinstance(state, dict)

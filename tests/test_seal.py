@@ -236,7 +236,7 @@ def test_seal_refuses_non_objects(sealer: Sealer, state: object) -> None:
 
 
 def test_seal_never_writes_a_token_unseal_would_refuse(sealer: Sealer) -> None:
-    big = {"noise": base64.b64encode(os.urandom(4000)).decode()}  # does not compress
+    big = {"noise": base64.b64encode(os.urandom(MAX_TOKEN)).decode()}  # does not compress
     with pytest.raises(ValueError):
         sealer.seal(big, GAME, 0)
     # and an authentic token over the limit is refused by unseal

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.core.game import GameAction, GameEvent, GameState, result
+from service.core.game.deck import commitment
 from service.core.game.observe import EVERYONE, Viewer, events_seen, legal_told
 
 from .actions import action_json
@@ -47,3 +48,15 @@ def replay_json(state: GameState, scores_after_deal: Sequence[tuple[int, ...]]) 
         "history": state.history, "phase": state.phase, "result": outcome_json(result(state)),
         "final": view_json(state, EVERYONE),
     }
+
+
+def deal_records_json(records: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
+    """A view's ``deal_records``: each finished deal's record, deal 1 first."""
+    return [{"deal": i, "record": list(r)} for i, r in enumerate(records, 1)]
+
+
+def deck_json(game_id: str, server_seed: str, contributions: Sequence[str | None], over: bool) -> dict[str, Any]:
+    """A committed game's ``deck``: the commitment to its packs, the seats' contributions and, once
+    the game is over (every pack dealt), the server seed that opens the commitment (docs/deals.md)."""
+    return {"commitment": commitment(game_id, server_seed), "contributions": list(contributions),
+            "server_seed": server_seed if over else None}

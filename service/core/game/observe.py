@@ -10,7 +10,8 @@ plain state) sees everything.
 
 Besides the cards, a viewer is told the events as it may see them (another
 seat's discard as how many cards, not which; a deal's record, which names
-every seat's discards, only to everyone), the legal actions that are its own
+every seat's cards, to every viewer, since it comes only when they are all
+public: once the deal's crib is counted, or the game is over), the legal actions that are its own
 (everyone: every seat's; a spectator: none), and of an illegal move's legal
 actions only its own.  The edge says who is asking and writes the answers;
 a player deciding for a seat (the computer opponent) reads what the seat
@@ -27,7 +28,7 @@ from typing import Any, ClassVar, NamedTuple, TypeAlias, Union
 from ..cards import Card
 from ..errors import IllegalError
 from .actions import GameAction, Go, PlayCard
-from .events import DealRecorded, Discarded, EventKind, GameEvent
+from .events import Discarded, EventKind, GameEvent
 from .position import Phase
 from .state import GameState, legal
 
@@ -132,8 +133,8 @@ def events_seen(events: Iterable[GameEvent], viewer: Viewer) -> list[SeenEvent]:
     """The events ``viewer`` receives, as it may see them."""
     out: list[SeenEvent] = []
     for e in events:
-        if type(e) is DealRecorded and viewer is not EVERYONE:
-            continue  # it names every seat's discards
+        # A DealRecorded comes only once the deal's crib is counted or the game is over, when
+        # every card it names is public (visible_cards), so every viewer receives it.
         if type(e) is Discarded and viewer is not EVERYONE and viewer != e.seat:
             out.append(UnseenDiscard(e.deal, e.seat, len(e.cards)))
         else:

@@ -11,6 +11,7 @@ says who is asking and writes the answers with :mod:`service.boundary`).
 
 from __future__ import annotations
 
+import secrets
 import threading
 from typing import Any
 
@@ -20,13 +21,14 @@ from cachetools import LRUCache
 from marshmallow import ValidationError, fields, validate
 
 from service.boundary.actions import game_action_from
-from service.boundary.games import game_json, legal_json, replay_json
+from service.boundary.games import deal_records_json, deck_json, game_json, legal_json, replay_json
 from service.boundary.options import options_from_json
-from service.boundary.records import replay_from_json
-from service.boundary.state import state_from_json, state_to_json
+from service.boundary.records import carried_after, check_packs, replay_from_json, whole_record
+from service.boundary.state import NEXT, NOTHING, VERSION, Carried, held_from_json, state_to_json
 from service.core.claims import MAX_CLAIM
 from service.core.errors import CribbageError, IllegalError, MalformedError, Step, located
-from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation
+from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, restore
+from service.core.game.deck import mixed_seed
 from service.core.game.observe import EVERYONE, Viewer, legal_in_error
 from service.core.options import SECRET_SEED_LENGTH
 from service.seal import Sealer, SeatTokenError
@@ -121,10 +123,26 @@ class AdvanceRequest(StrictSchema):
     seat_token = SEAT_TOKEN
 
 
+CONTRIBUTION = r"^[0-9a-f]{64}$"
+
+
+class ContributeRequest(StrictSchema):
+    state = StateField(required=True)
+    seat_token = SEAT_TOKEN
+    contribution = fields.String(required=True, validate=validate.Regexp(CONTRIBUTION))
+
+
 class ViewRequest(StrictSchema):
     state = StateField(required=True)
     seat = StrictInteger(validate=validate.Range(0, 3), allow_none=True)
     seat_token = SEAT_TOKEN
+
+
+class DeckSchema(StrictSchema):
+    commitment = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    server_seed = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{32}$"))
+    contributions = ShortList(fields.String(allow_none=True, validate=validate.Regexp(CONTRIBUTION)),
+                              required=True, validate=validate.Length(2, 4))
 
 
 class RecordSchema(StrictSchema):
@@ -133,6 +151,8 @@ class RecordSchema(StrictSchema):
     first_dealer = StrictInteger(required=True, validate=validate.Range(0, 3))
     actions = ShortList(fields.String(validate=validate.Length(1, 120)), required=True,
                           validate=validate.Length(max=5000))
+    seal = fields.String(validate=validate.Regexp(r"^rs\.[0-9a-f]{8}\.[A-Za-z0-9_-]{43}$"))
+    deck = fields.Nested(DeckSchema)
 
 
 class ReplayRequest(StrictSchema):
@@ -153,13 +173,20 @@ class StateReader:
     as replaying them again would give.
     """
 
-    def __init__(self, sealer: Sealer | None, cache_size: int = 2048) -> None:
+    def __init__(self, sealer: Sealer | None, cache_size: int = 2048, writes: int = VERSION) -> None:
         self.sealer = sealer
-        self._cache: LRUCache[str | bytes, GameState] | None = (
+        self.writes = writes
+        """The state format written (``CRIBBAGE_STATE_FORMAT``): 2, or 3 once every replica reads it."""
+        self._cache: LRUCache[str | bytes, tuple[GameState, Carried]] | None = (
             LRUCache(cache_size) if cache_size > 0 else None)
         self._lock = threading.Lock()  # gthread workers answer on several threads
 
-    def _verified(self, key: str | bytes) -> GameState:
+    @property
+    def keeps_records(self) -> bool:
+        """Whether a new game's state keeps its finished deals' records: a sealed game's, in format 3."""
+        return self.sealer is not None and self.writes >= 3
+
+    def _verified(self, key: str | bytes) -> tuple[GameState, Carried]:
         if self._cache is None:
             return self._verify(key)
         with self._lock:
@@ -168,12 +195,13 @@ class StateReader:
             hit = self._verify(key)
             with self._lock:
                 self._cache[key] = hit
-        state: GameState = hit
-        return state
+        return hit
 
-    def wire(self, state: GameState) -> Any:
+    def wire(self, state: GameState, carried: Carried = NOTHING) -> Any:
         """The state as it leaves the service (sealed or plain), remembered for its return."""
-        data = state_to_json(state)
+        # A state that carries something (read as format 3, which every replica of this release
+        # reads) stays format 3 whatever this replica writes new games in: nothing is dropped.
+        data = state_to_json(state, carried, max(self.writes, NEXT) if carried != NOTHING else self.writes)
         if self.sealer is not None:
             token: Any = self.sealer.seal(data, state.game_id, state.seq)
             key: str | bytes = token
@@ -182,11 +210,15 @@ class StateReader:
             key = orjson.dumps(data) if self._cache is not None else b""
         if self._cache is not None:
             with self._lock:
-                self._cache[key] = state
+                self._cache[key] = (state, carried)
         return token
 
     def read_state(self, raw: Any) -> GameState:
         """The state a client sent, verified by replaying it."""
+        return self.read_held(raw)[0]
+
+    def read_held(self, raw: Any) -> tuple[GameState, Carried]:
+        """The state a client sent and what it carries, verified."""
         if self.sealer is not None:
             if not isinstance(raw, str):
                 raise MalformedError("this service seals game states: send the sealed state string",
@@ -200,16 +232,16 @@ class StateReader:
             raise MalformedError("the state is not a game state: it nests too deep", at=("state",)) from None
         return self._verified(key)
 
-    def _verify(self, raw: str | bytes) -> GameState:
+    def _verify(self, raw: str | bytes) -> tuple[GameState, Carried]:
         if self.sealer is not None:
             opened = self.sealer.unseal(raw)
             with located("state"):
-                state = state_from_json(opened.state)
-            if (opened.game_id, opened.seq) != (state.game_id, state.seq):
+                held = held_from_json(opened.state)
+            if (opened.game_id, opened.seq) != (held[0].game_id, held[0].seq):
                 raise MalformedError("the sealed header does not match the state", at=("state",))
-            return state
+            return held
         with located("state"):
-            return state_from_json(orjson.loads(raw))
+            return held_from_json(orjson.loads(raw))
 
 
 class _GameResource:
@@ -219,6 +251,9 @@ class _GameResource:
 
     def read_state(self, raw: Any) -> GameState:
         return self.reader.read_state(raw)
+
+    def read_held(self, raw: Any) -> tuple[GameState, Carried]:
+        return self.reader.read_held(raw)
 
     def seat(self, state: GameState, data: dict[str, Any], plain_key: str) -> Viewer:
         """Who is asking: a seat proven by its token (sealed), or the seat the
@@ -253,8 +288,50 @@ class _GameResource:
     # -- answering -----------------------------------------------------------
 
     def respond(self, resp: falcon.Response, state: GameState, events: list[Any],
-                seat: Viewer, seat_tokens: list[str] | None = None) -> None:
-        resp.media = game_json(state, self.reader.wire(state), events, seat, self.asking(seat), seat_tokens)
+                seat: Viewer, seat_tokens: list[str] | None = None, carried: Carried = NOTHING,
+                records: bool = False) -> None:
+        """``records``: a view's answer, which gives a state's finished deals' records (public:
+        each came once its crib was counted) to whoever looks, so every seat has them."""
+        answer = game_json(state, self.reader.wire(state, carried), events, seat, self.asking(seat), seat_tokens)
+        deck = self.deck(state, carried)
+        if deck is not None:
+            answer["deck"] = deck
+        if records and self.sealer is not None and carried.records is not None:
+            answer["deal_records"] = deal_records_json(carried.records)
+        record = self.sealed_record(state, carried)
+        if record is not None:
+            answer["record"] = record
+        resp.media = answer
+
+    def sealed_record(self, state: GameState, carried: Carried) -> dict[str, Any] | None:
+        """A finished sealed game's whole record, sealed (None while it goes on, or when its
+        state kept no records): every card in it is public once the game is over."""
+        if self.sealer is None or carried.records is None or state.phase != "over":
+            return None
+        record = whole_record(state, carried.records)
+        deck = self.deck(state, carried)
+        if deck is not None:
+            record["deck"] = deck
+        record["seal"] = self.sealer.record_seal(record)
+        return record
+
+    def server_seed(self, state: GameState, carried: Carried) -> str | None:
+        """A committed game's server seed (None for a game that took no commitment): the one of the
+        deployment's secrets (current, previous) whose seed gives the state's deck seed."""
+        if self.sealer is None or carried.contributions is None or state.deck_seed is None:
+            return None
+        for seed in self.sealer.server_seeds(state.game_id):
+            if mixed_seed(state.game_id, seed, carried.contributions) == state.deck_seed:
+                return seed
+        return None
+
+    def deck(self, state: GameState, carried: Carried) -> dict[str, Any] | None:
+        """A committed game's ``deck``: the commitment to its packs, the seats' contributions and,
+        once the game is over (every pack dealt), the server seed that opens the commitment."""
+        seed = self.server_seed(state, carried)
+        if seed is None or carried.contributions is None:
+            return None
+        return deck_json(state.game_id, seed, carried.contributions, state.phase == "over")
 
 
 class GameStart(_GameResource):
@@ -281,8 +358,15 @@ class GameStart(_GameResource):
                         f"a sealed game's seed is a secret of at least {SECRET_SEED_LENGTH} characters: "
                         "whoever knows it deals the same cards", at=("options", "seed"))
                 deck_seed = self.sealer.deck_seed(options.seed or "")
+        game_id = secrets.token_hex(16)
+        contributions: tuple[str | None, ...] | None = None
+        if self.sealer is not None and self.reader.keeps_records and options.deck == "random":
+            # Committed: the packs come from a server seed committed to now, and the seats'
+            # contributions mixed in before the first deal (docs/deals.md).
+            contributions = (None,) * options.players
+            deck_seed = mixed_seed(game_id, self.sealer.server_seeds(game_id)[0], contributions)
         state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
-                                 deck_seed=deck_seed)
+                                 deck_seed=deck_seed, game_id=game_id)
         if data.get("view") is not None and data["view"] >= options.players:
             raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
                                  at=("view",))
@@ -290,8 +374,9 @@ class GameStart(_GameResource):
         tokens = None
         if self.sealer is not None:
             tokens = [self.sealer.seat_token(state.game_id, s) for s in range(options.players)]
+        carried = Carried(records=(), contributions=contributions) if self.reader.keeps_records else NOTHING
         self.respond(resp, state, events, EVERYONE if seat is None and self.sealer is None else seat,
-                     seat_tokens=tokens)
+                     seat_tokens=tokens, carried=carried)
         resp.status = falcon.HTTP_201
 
 
@@ -300,7 +385,7 @@ class GameAdvance(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state = self.read_state(data["state"])
+        state, carried = self.read_held(data["state"])
         action = game_action_from(data["action"])
         seat = self.seat(state, data, "view")
         if self.sealer is not None:
@@ -309,13 +394,13 @@ class GameAdvance(_GameResource):
             if action.seat != seat:
                 raise forbidden(f"this seat token is seat {seat}'s; it cannot act for seat {action.seat}")
         try:
-            state, events = apply_action(state, action)
+            after, events = apply_action(state, action)
         except IllegalError as exc:
             legal = legal_json(state, legal_in_error(exc, self.asking(seat)))
             raise from_core_error(exc.within("action"), legal) from None
         except CribbageError as exc:
             raise exc.within("action")
-        self.respond(resp, state, events, seat)
+        self.respond(resp, after, events, seat, carried=carried_after(carried, state, after, events))
 
 
 class GameView(_GameResource):
@@ -323,8 +408,55 @@ class GameView(_GameResource):
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
-        state = self.read_state(data["state"])
-        self.respond(resp, state, [], self.seat(state, data, "seat"))
+        state, carried = self.read_held(data["state"])
+        self.respond(resp, state, [], self.seat(state, data, "seat"), carried=carried, records=True)
+
+
+class GameContribute(_GameResource):
+    """A seat's entropy for a committed game's packs, before the first deal (docs/deals.md)."""
+
+    _schema = ContributeRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        if self.sealer is None:
+            raise MalformedError("a plain game's platform sees its deck seed: contributions belong to sealed games",
+                                 at=("contribution",))
+        state, carried = self.read_held(data["state"])
+        if "seat_token" not in data:
+            raise forbidden("a contribution needs the contributing seat's seat_token")
+        seat = self.token_seat(state, data["seat_token"])
+        given = carried.contributions
+        if given is None or self.server_seed(state, carried) is None:
+            raise MalformedError("this game takes no contributions: only a sealed game with a random deck, "
+                                 "started while the service writes state format 3, is committed",
+                                 at=("contribution",))
+        if state.seq != 0:
+            raise MalformedError("contributions close at the first deal: this game has been dealt",
+                                 at=("contribution",))
+        if given[seat] is not None:
+            raise MalformedError(f"seat {seat} has contributed already", at=("contribution",))
+        server_seed = self.server_seed(state, carried)
+        assert server_seed is not None
+        contributions = given[:seat] + (data["contribution"],) + given[seat + 1:]
+        dealt = restore(state.game_id, state.options, state.first_dealer,
+                        mixed_seed(state.game_id, server_seed, contributions), state.deal, state.dealer,
+                        state.pegs, state.deal_seq, state.history, ())
+        self.respond(resp, dealt, [], seat, carried=carried._replace(contributions=contributions))
+
+
+def check_seal(sealer: Sealer | None, record: dict[str, Any], *where: Step) -> None:
+    """A record that carries a ``seal`` must be one this deployment sealed, unaltered (a 422
+    naming the seal otherwise); a record without one is replayed as any record is."""
+    if "seal" not in record:
+        return
+    if sealer is None:
+        raise MalformedError("this service has no secret: it seals no records and cannot check a seal",
+                             at=(*where, "seal"))
+    unsealed = {k: v for k, v in record.items() if k != "seal"}
+    if not sealer.record_sealed(unsealed, record["seal"]):
+        raise MalformedError("the record was altered after it was sealed, or sealed by another deployment",
+                             at=(*where, "seal"))
 
 
 def replayed(record: dict[str, Any], *where: Step) -> tuple[GameState, list[tuple[int, ...]]]:
@@ -339,12 +471,30 @@ def replayed(record: dict[str, Any], *where: Step) -> tuple[GameState, list[tupl
         raise exc.within(*where)
 
 
+def check_deck(record: dict[str, Any], *where: Step) -> None:
+    """A record with a ``deck`` (a committed game's): the server seed must open the commitment,
+    and every deal's cards and starter must be what the pack of the deck seed it and the
+    contributions make deals (a 422 naming the first deal that is not)."""
+    if "deck" not in record:
+        return
+    try:
+        check_packs(record)
+    except CribbageError as exc:
+        raise exc.within(*where) from None
+
+
 class GameReplay:
-    """Replay a whole game's record and verify it (no secret involved: a record is public)."""
+    """Replay a whole game's record and verify it (a record is public; a sealed one's seal is
+    checked with the deployment's secret)."""
 
     _schema = ReplayRequest()
 
+    def __init__(self, sealer: Sealer | None = None) -> None:
+        self.sealer = sealer
+
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))["record"]
+        check_seal(self.sealer, data, "record")
+        check_deck(data, "record")
         state, after = replayed(data, "record")
         resp.media = replay_json(state, after)

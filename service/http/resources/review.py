@@ -14,16 +14,16 @@ import falcon
 import orjson
 from marshmallow import ValidationError, fields, validates_schema
 
-from service.advice.review import review_record, review_state
+from service.advice.review import Review, review_record, review_state
 from service.boundary.actions import parse_actions
 from service.boundary.options import options_from_json
 from service.boundary.review import review_json
 from service.core.errors import located
-from service.core.game import result
+from service.core.game import GameState, result
 
 from ..media import read_json_object
 from ..schemas import StrictSchema, load
-from .games import RecordSchema, StateField, _GameResource, replayed
+from .games import RecordSchema, StateField, _GameResource, check_deck, check_seal, replayed
 
 class ReviewRequest(StrictSchema):
     record = fields.Nested(RecordSchema)
@@ -44,17 +44,26 @@ class GameReview(_GameResource):
         data = load(self._schema, read_json_object(req))
         if "record" in data:
             record = data["record"]
-            final, _ = replayed(record, "record")
-            with located("record", "options"):
-                options = options_from_json(record["options"])
-            with located("record", "actions"):
-                actions = parse_actions(record["actions"])
-            review = review_record(options, record["first_dealer"], record["game_id"], actions, final)
+            check_seal(self.sealer, record, "record")
+            review, final = self.of_record(record, "record")
         else:
-            final = self.read_state(data["state"])
-            review = review_state(final)
+            final, carried = self.read_held(data["state"])
+            sealed = self.sealed_record(final, carried)
+            # A finished sealed game's state that kept its deals' records: the whole game.
+            review, final = (review_state(final), final) if sealed is None else self.of_record(sealed, "state")
         resp.data = orjson.dumps(review_json(review, result(final)))
         resp.content_type = falcon.MEDIA_JSON
+
+    @staticmethod
+    def of_record(record: dict[str, Any], where: str) -> tuple[Review, GameState]:
+        check_deck(record, where)
+        final, _ = replayed(record, where)
+        with located(where, "options"):
+            options = options_from_json(record["options"])
+        with located(where, "actions"):
+            actions = parse_actions(record["actions"])
+        return review_record(options, record["first_dealer"], record["game_id"], actions, final), final
+
 
 
 __all__ = ["GameReview"]

@@ -90,7 +90,7 @@ export function drawReview(answer, who, me) {
   show("mine");
   return [
     answer.whole_game ? null : el("p", { class: "msg", "data-kind": "info",
-      text: "Only the last deal is reviewed: a sealed game's final state holds its last deal's actions, not the earlier deals'." }),
+      text: "Only the last deal is reviewed: this sealed game's final state holds its last deal's actions, not the earlier deals' (a service that writes state format 3 keeps them: docs/deals.md)." }),
     summary(answer, who),
     el("h3", { text: "Decisions" }),
     el("div", { class: "row" }, el("label", {}, "Show ", filter)),
