@@ -260,9 +260,9 @@ def play_bots(state: GameState, levels: Mapping[int, str], max_actions: int = MA
     A state where no bot is to act plays nothing (``HUMAN``, or ``OVER``)."""
     if not 1 <= max_actions <= MAX_BOT_ACTIONS:
         raise ValueError(f"max_actions is 1 to {MAX_BOT_ACTIONS}")
-    for seat, level in levels.items():
-        if level not in LEVELS or not 0 <= seat < state.options.players:
-            raise ValueError(f"seat {seat} at level {level!r}")
+    for bot_seat, bot_level in levels.items():
+        if bot_level not in LEVELS or not 0 <= bot_seat < state.options.players:
+            raise ValueError(f"seat {bot_seat} at level {bot_level!r}")
     start_deal = state.deal
     moves: list[BotMove] = []
     events: list[GameEvent] = []
