@@ -59,7 +59,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE_SECRET = "x" * 32
 """The secret the sealed examples of openapi.yaml were sealed with (a test secret, nothing else)."""
 
-GAME_OPERATIONS = ("startGame", "advanceGame", "viewGame", "replayGame")
+GAME_OPERATIONS = ("startGame", "advanceGame", "viewGame", "replayGame", "playBots")
 
 settings.register_profile(
     "api",
