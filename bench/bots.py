@@ -57,14 +57,19 @@ def _human(c: _Client, answer: dict) -> dict:
     return c.post("/v1/games/advance", {"state": answer["state"], "action": mine})
 
 
-def play(c: _Client, players: int, level: str, seed: str, one_request: bool,
+def start(c: _Client, players: int, seed: str) -> dict:
+    """A new game (its id seeds the strong bot: both ways play on from the same start)."""
+    return c.post("/v1/games", {"options": {"players": players, "deck": "seeded", "seed": seed}, "dealer": 0})
+
+
+def play(c: _Client, answer: dict, level: str, one_request: bool,
          bodies: list[bytes] | None = None) -> tuple[list[tuple[int, float]], Any]:
-    """A game, seat 0 the human: (requests, seconds) of every bot turn, and the final state."""
-    answer = c.post("/v1/games", {"options": {"players": players, "deck": "seeded", "seed": seed}, "dealer": 0})
+    """A game from ``answer``, seat 0 the human: (requests, seconds) of every bot turn, and the final state."""
+    players = len(answer["view"]["hands"])
     bots = [{"seat": s, "level": level} for s in range(1, players)]
     turns = []
     while answer["to_act"]:
-        if 0 in answer["to_act"]:
+        if answer["to_act"] == [0]:  # the human, when no bot is to act (the bots discard first)
             answer = _human(c, answer)
             continue
         t = time.perf_counter()
@@ -76,8 +81,8 @@ def play(c: _Client, players: int, level: str, seed: str, one_request: bool,
             n = 1
         else:
             n = 0
-            while answer["to_act"] and 0 not in answer["to_act"]:
-                seat = answer["to_act"][0]
+            while [s for s in answer["to_act"] if s != 0]:
+                seat = next(s for s in answer["to_act"] if s != 0)
                 action = c.post("/v1/games/suggest", {"state": answer["state"], "seat": seat, "level": level})["action"]
                 answer = c.post("/v1/games/advance", {"state": answer["state"], "action": action})
                 nxt = answer["to_act"][0] if answer["to_act"] else None
@@ -118,10 +123,15 @@ def run() -> None:
                     for g in range(GAMES):
                         seed = f"bench-bots-{players}-{level}-{g}"
                         bodies: list[bytes] = []
+                        first = start(service, players, seed)
                         if r == 0 and g == 0:  # warm both workers on this table
-                            play(service, players, level, seed, True)
-                        turns_b, final_b = play(service, players, level, seed, False)
-                        turns_a, final_a = play(service, players, level, seed, True, bodies)
+                            play(service, first, level, True)
+                        if r % 2:  # ABAB: each way goes first every other round
+                            turns_a, final_a = play(service, first, level, True, bodies)
+                            turns_b, final_b = play(service, first, level, False)
+                        else:
+                            turns_b, final_b = play(service, first, level, False)
+                            turns_a, final_a = play(service, first, level, True, bodies)
                         if final_a != final_b:
                             raise RuntimeError(f"{seed}: the two ways played different games")
                         before += turns_b
