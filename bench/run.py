@@ -59,6 +59,11 @@ ratio to a reference measured beside it, in the same run:
    ``previous``, BENCH_PREVIOUS an earlier checkout): the strong level over
    duplicate whole games, the board level from late boards, 95 % intervals
    from the pairs.
+   One request a bot turn (bench/bots.py, section ``bots``): the same
+   seeded games, a human seat and bots, played with suggest + advance +
+   view a bot action and with one POST /v1/games/bots a bot turn, ABAB:
+   requests and wall time a bot turn, the ratio, and each in units of one
+   POST /empty of the empty app (the harness's reference).
 8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
@@ -83,7 +88,7 @@ BENCH_BOARD_PAIRS, BENCH_BOARD_GREEDY_PAIRS, BENCH_BOARD_PAIRED_PAIRS (bench/boa
 BENCH_REVIEW_GAMES (bench/review.py), BENCH_CALIBRATION_GAMES,
 BENCH_CALIBRATION_SAMPLES, BENCH_CALIBRATION_WHOLE, BENCH_CALIBRATION_PLAYERS,
 BENCH_CALIBRATION_WORKERS (bench/calibration.py), BENCH_WORLDS_GAMES,
-BENCH_WORLDS_PLAYERS (bench/worlds.py).
+BENCH_WORLDS_PLAYERS (bench/worlds.py), BENCH_BOTS_GAMES, BENCH_BOTS_ROUNDS (bench/bots.py).
 """
 
 from __future__ import annotations
@@ -99,8 +104,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import (advice, board, bodies, calibration, harness, inprocess, overload, previous, reference,  # noqa: E402
-                   review, worlds, worst)
+from bench import (advice, board, bodies, bots, calibration, harness, inprocess, overload, previous,  # noqa: E402
+                   reference, review, worlds, worst)
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -289,6 +294,7 @@ SECTIONS = {
     "batch": bench_batch,
     "tournament": bench_tournament,
     "advice": advice.run,
+    "bots": bots.run,
     "board": board.run,
     "review": review.run,
     "calibration": calibration.run,

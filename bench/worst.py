@@ -45,6 +45,11 @@ bounded by the rules, not by a count the client chooses):
   lead with the most positions found by a search (about 90,000).
 * ``/v1/games/suggest`` (bounded by the same cap): the strong bot at a
   4-player lead.
+* ``/v1/games/bots`` (bounded by ``max_actions``, 32, each action a suggestion): both
+  seats of a 2-player game at the ``board`` level from a late board (both at 80, where a
+  deal's every discard and play is valued for the game, and the run reaches the next
+  deal), 32 actions; the costliest of the boards tried here (61-90 each side: 0.8-1.6 s
+  of CPU in-process; a 4-player table of ``strong`` bots, 32 actions: about 0.6 s).
 * ``/v1/odds`` (bounded by its time budget): 200 samples asked from a seat's
   view at the start of a 4-player deal's discards (the most of the deal left to
   play out), and a 3-player board position at 0-0 (2,000 whole games simulated).
@@ -267,6 +272,16 @@ def _suggest() -> dict:
     raise RuntimeError("no 4-player play began")
 
 
+def _bots() -> dict:
+    """Two ``board`` bots from a late board (both at 80), 32 actions (the docstring)."""
+    from bench.board import late_start
+    from service.boundary.state import state_to_json
+
+    state = late_start("worst-bots", 0, (80, 80), "ab" * 16)
+    return {"state": state_to_json(state), "bots": [{"seat": 0, "level": "board"}, {"seat": 1, "level": "board"}],
+            "max_actions": 32}
+
+
 def _odds_within() -> dict:
     """200 samples from seat 1's view at the start of a 4-player deal's discards."""
     for a in _four_player_states():
@@ -321,6 +336,7 @@ def cases() -> list[Worst]:
         ("/v1/pegging/advise", "an exact solve of the costliest 4-player lead found", lambda s: {
             **lead, "solve": True, "hands": [WORST_SOLVE[4 * i:4 * i + 4] for i in range(4)]}, False),
         ("/v1/games/suggest", "the strong bot at a 4-player lead", lambda s: _suggest(), False),
+        ("/v1/games/bots", "two board bots from a late board, 32 actions", lambda s: _bots(), False),
         ("/v1/odds", "200 samples from a seat's view, a 4-player deal's discards", lambda s: _odds_within(), False),
         ("/v1/odds", "a 3-player position at 0-0, simulated", lambda s: {
             "players": 3, "target": 121, "scores": [0, 0, 0], "dealer": 0}, False),

@@ -167,6 +167,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/discards", advice.Discards())
     app.add_route("/v1/pegging/advise", advice.PeggingAdvise())
     app.add_route("/v1/games/suggest", advice.GameSuggest(reader))
+    app.add_route("/v1/games/bots", advice.GameBots(reader))
     app.add_route("/v1/games/review", review.GameReview(reader))
     app.add_route("/v1/odds", odds.Odds(reader))
 

@@ -40,6 +40,9 @@ below that can only make legal requests:
   every hand, to solve);
 * ``/v1/games/suggest``: a real game's state and the seat to act (past a
   client deck's deal or cut, which a bot cannot make);
+* ``/v1/games/bots``: a real game's state (a client deck's too: a run stops
+  at its deal or cut) and some of its seats as bots, each once, few actions
+  (fewer for the costlier levels);
 * ``/v1/odds``: a board position (a score per side, at most one at the
   target, a dealer at the table, five and two only with 2 players) or a real
   game's state and a seat at its table (few samples).
@@ -565,6 +568,28 @@ def suggest_body(draw) -> dict:
 
 
 @st.composite
+def bots_body(draw) -> dict:
+    """A real game's state and 1 to 4 of its seats (each once) as bots, a few actions."""
+    game = draw(real_game(stop_before_the_end=draw(st.booleans())))
+    n = game.state.options.players
+    seats = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    levels = [draw(st.sampled_from(["greedy", "greedy", "strong", "board"])) for _ in seats]
+    bots = []
+    for seat, level in zip(seats, levels):
+        entry: dict[str, Any] = {"seat": seat}
+        if level != "strong" or draw(st.booleans()):
+            entry["level"] = level
+        bots.append(entry)
+    most = 8 if set(levels) == {"greedy"} else 2
+    body: dict[str, Any] = {"state": state_to_json(game.state), "bots": bots}
+    _maybe(draw, body, "max_actions", draw(st.integers(1, most)))
+    if "max_actions" not in body and most < 8:
+        body["max_actions"] = most
+    _maybe(draw, body, "stop_at_deal_end", draw(st.booleans()))
+    return body
+
+
+@st.composite
 def odds_body(draw) -> dict:
     """A board position that fits its table, or a real game's state and a seat at its table."""
     if draw(st.booleans()):
@@ -665,6 +690,7 @@ LEGAL: dict[str, st.SearchStrategy[dict]] = {
     "/v1/discards": discards_body(),
     "/v1/pegging/advise": pegging_advise_body(),
     "/v1/games/suggest": suggest_body(),
+    "/v1/games/bots": bots_body(),
     "/v1/odds": odds_body(),
     "/v1/hands/score-batch": hand_batch_body(),
     "/v1/matches/score": match_body(),

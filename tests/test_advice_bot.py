@@ -132,3 +132,88 @@ def test_the_bot_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):
             states.append(s)
         a, b = (bot.suggest(bot.seat_view(s, 1)) for s in states)
         assert a == b
+
+
+# -- play_bots: a run of bot actions -----------------------------------------------------------------
+
+
+def _first_legal(state, seat):
+    from service.core.game import legal
+    return next(a for a in legal(state) if a.seat == seat)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**20), humans=st.sets(st.integers(0, 3), max_size=2),
+       level=st.sampled_from(["greedy", "strong"]), limits=st.lists(st.integers(1, 32), min_size=1, max_size=5))
+def test_runs_of_bots_are_the_game_played_one_suggestion_at_a_time(players, seed, humans, level, limits,
+                                                                  monkeypatch_samples):
+    """Runs of play_bots (cut by max_actions, a human's moves between them: its first legal action) make
+    the game the reference makes one action at a time: whoever is to act, a bot first (seat order)
+    asks suggest for its seat's view, else the human moves."""
+    options = GameOptions(players=players, target=61, deck="seeded", seed=str(seed))
+    start, _ = new_game(options, dealer=seed % players, deck_seed=f"{seed:032x}")
+    levels = {s: level for s in range(players) if s not in humans}
+    want, state = [], start
+    while state.to_act() and len(want) < 120:
+        bots_to_act = sorted(s for s in state.to_act() if s in levels)
+        if bots_to_act:
+            action = bot.suggest(bot.seat_view(state, bots_to_act[0]), level).action
+        else:
+            action = _first_legal(state, state.to_act()[0])
+        want.append(action)
+        state, _ = apply_action(state, action)
+    got, state, i = [], start, 0
+    while len(got) < len(want):
+        run = bot.play_bots(state, levels, max_actions=limits[i % len(limits)])
+        i += 1
+        for m in run.moves:
+            assert m.level == level and m.seat in levels and m.seat == m.action.seat and m.before.to_act()
+        got += [m.action for m in run.moves]
+        state = run.state
+        if run.stopped is bot.Stop.OVER:
+            assert not state.to_act() and run.next_seat is None
+            break
+        if run.stopped is bot.Stop.HUMAN:
+            assert run.next_seat == state.to_act()[0] and not set(state.to_act()) & set(levels)
+            action = _first_legal(state, run.next_seat)
+            got.append(action)
+            state, _ = apply_action(state, action)
+        else:
+            assert run.stopped is bot.Stop.LIMIT and len(run.moves) == limits[(i - 1) % len(limits)]
+            assert run.next_seat in levels and run.next_seat in state.to_act()
+    assert got[:len(want)] == want
+
+
+def test_a_run_plays_the_same_whatever_the_other_seat_s_hidden_cards(monkeypatch_samples):
+    """Two deals alike in all seat 1 sees: its bot's run is the same (the discard, then with the
+    table's starter its lead), and a client deck's cut stops the run for the table's cards."""
+    from service.core.game import Cut
+    rng = random.Random(12)
+    for _ in range(4):
+        starter, twins = twin_deals(rng, lambda: new_game(GameOptions(deck="client"), dealer=0, game_id="2" * 32)[0])
+        runs = []
+        for s in twins:
+            first = bot.play_bots(s, {1: "strong"})
+            assert first.stopped is bot.Stop.CARDS and first.next_seat == 1 and len(first.moves) == 1
+            s, _ = apply_action(first.state, Cut(1, starter))
+            second = bot.play_bots(s, {1: "strong"})
+            assert second.stopped is bot.Stop.HUMAN and second.next_seat == 0
+            runs.append([m.action for m in (*first.moves, *second.moves)])
+        assert runs[0] == runs[1]
+
+
+def test_a_run_stops_at_a_deal_s_end_when_asked():
+    state, _ = new_game(GameOptions(deck="seeded", seed="run"), dealer=1)
+    run = bot.play_bots(state, {0: "greedy", 1: "greedy"}, stop_at_deal_end=True)
+    assert run.stopped is bot.Stop.DEAL_END and run.state.deal == 2 and run.state.phase == "deal"
+    assert run.next_seat == 0 and run.events[-1].type == "deal_record"
+    assert bot.play_bots(state, {0: "greedy"}).stopped is bot.Stop.HUMAN  # seat 1 deals
+    assert bot.play_bots(state, {0: "greedy"}).moves == ()
+
+
+@pytest.mark.parametrize("levels,max_actions", [({0: "greedy"}, 0), ({0: "greedy"}, 33), ({0: "genius"}, 5),
+                                                ({2: "greedy"}, 5), ({-1: "greedy"}, 5)])
+def test_play_bots_refuses_what_the_edge_refuses(levels, max_actions):
+    state, _ = new_game(GameOptions(deck="seeded", seed="run"), dealer=0)
+    with pytest.raises(ValueError):
+        bot.play_bots(state, levels, max_actions=max_actions)

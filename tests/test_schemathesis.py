@@ -8,7 +8,7 @@ headers and response schema conformance, ``positive_data_acceptance``,
   operation (``test_api_conforms``);
 * stateful (``test_games_through_links``): the OpenAPI links of the game
   operations chain ``startGame`` -> ``advanceGame`` -> ``advanceGame`` ...
-  and ``viewGame``, each step sending the previous answer's state and its
+  and ``viewGame`` and ``playBots`` (seat 1's greedy bot, back to ``advanceGame``), each step sending the previous answer's state and its
   first legal action, so real games are played and every answer checked.
 
 The app is the plain one (``create_app(sealer=None)``: no
@@ -59,7 +59,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE_SECRET = "x" * 32
 """The secret the sealed examples of openapi.yaml were sealed with (a test secret, nothing else)."""
 
-GAME_OPERATIONS = ("startGame", "advanceGame", "viewGame", "replayGame", "contributeToGame")
+GAME_OPERATIONS = ("startGame", "advanceGame", "viewGame", "replayGame", "contributeToGame", "playBots")
 
 settings.register_profile(
     "api",
@@ -204,6 +204,7 @@ def test_games_through_links():
     # The chains really ran: link-built advances and views were answered 200.
     assert linked_ok.get("advanceGame", 0) >= 50, STATUSES
     assert linked_ok.get("viewGame", 0) >= 5, STATUSES
+    assert linked_ok.get("playBots", 0) >= 5, STATUSES
     # ...and some chain played a whole deal (2 players: 17 actions) and into the next.
     assert FURTHEST["seq"] > 17, FURTHEST
 

@@ -94,12 +94,12 @@ def _newer(body: dict, version: int, field: str, reads: tuple[int, ...] = state_
 
 
 @pytest.mark.parametrize("url", ["/v1/games/view", "/v1/games/advance", "/v1/games/suggest", "/v1/odds",
-                                 "/v1/games/review"])
+                                 "/v1/games/review", "/v1/games/bots"])
 def test_a_state_of_the_next_format_is_its_own_problem(plain, url):
     """The next format may carry a field this one does not know: the version is read first."""
     future = {**RELEASES[-1]["plain"], "version": max(state_format.READS) + 1, "clock": {"seconds": 30}}
     body = {"state": future, **{"/v1/games/advance": {"action": {"type": "go", "seat": 0}},
-                                "/v1/games/review": {}}.get(url, {"seat": 0})}
+                                "/v1/games/review": {}, "/v1/games/bots": {"bots": [{"seat": 0}]}}.get(url, {"seat": 0})}
     b = problem(plain.simulate_post(url, json=body), 422)
     _newer(b, max(state_format.READS) + 1, "/state/version")
 
@@ -136,12 +136,13 @@ OPERATIONS = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("url", ["/v1/games/view", "/v1/games/advance", "/v1/games/suggest", "/v1/odds",
-                                 "/v1/games/review"])
+                                 "/v1/games/review", "/v1/games/bots"])
 def test_the_documented_answers_are_the_service_s(plain, sealed, url):
     responses = OPERATIONS["paths"][url]["post"]["responses"]["422"]
     examples = responses["content"]["application/problem+json"]["examples"]
     future = {**RELEASES[-1]["plain"], "version": max(state_format.READS) + 1}
-    body = {"state": future, **{"/v1/games/advance": {"action": {"type": "go", "seat": 0}}}.get(url, {})}
+    body = {"state": future, **{"/v1/games/advance": {"action": {"type": "go", "seat": 0}},
+                                "/v1/games/bots": {"bots": [{"seat": 0}]}}.get(url, {})}
     got = plain.simulate_post(url, json=body).json
     assert {**got, "request_id": None} == {**examples["newerState"]["value"], "request_id": None}
     if "newerSealedState" in examples:

@@ -34,11 +34,13 @@ the crib is not the seat's to see before it is turned).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from service.core.errors import IllegalError
-from service.core.game import Count, Discard, GameState, Phase, can
+from service.core.game import Count, Discard, GameAction, GameEvent, GameState, Phase, apply_action, can
 from service.core.game.hidden import UNIFORM, ThrowModel
 from service.core.options import side_of
 
@@ -203,3 +205,83 @@ def suggest_checked(state: GameState, seat: int, level: str = "strong") -> Sugge
     s = suggest(seat_view(state, seat), level)
     assert can(state.position, s.action), (s.action, state.position.phase)
     return s
+
+
+# -- a run of bot turns ----------------------------------------------------------------------
+
+MAX_BOT_ACTIONS = 32
+"""The most actions :func:`play_bots` plays in one run (``POST /v1/games/bots``' ``max_actions``)."""
+
+
+class Stop(StrEnum):
+    """Why a run of bot actions stopped (the value is the API's name for it), the first that applies in
+    this order: the game is over; no seat to act is a bot's (a human must act, whoever else waits);
+    a client deck's deal or cut, whose cards the table supplies, is a bot's to take; the run played
+    the last action of a deal, and was asked to stop there; it played ``max_actions``."""
+
+    OVER = "over"
+    HUMAN = "human"
+    CARDS = "cards"
+    DEAL_END = "deal_end"
+    LIMIT = "limit"
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """One action a bot took in a run: the seat, its level, the action and the state it was taken in."""
+
+    seat: int
+    level: str
+    action: GameAction
+    before: GameState
+
+
+@dataclass(frozen=True, slots=True)
+class BotRun:
+    """A run of bot actions: where it left the game, every event in order, each action, why it stopped,
+    and the seat that acts next (the seat a human plays, the bot the run would have played on, the
+    dealer of the next deal; None when the game is over)."""
+
+    state: GameState
+    events: tuple[GameEvent, ...]
+    moves: tuple[BotMove, ...]
+    stopped: Stop
+    next_seat: int | None
+
+
+def play_bots(state: GameState, levels: Mapping[int, str], max_actions: int = MAX_BOT_ACTIONS,
+              stop_at_deal_end: bool = False, strong: StrongPlay | None = None,
+              board: BoardPlay | None = None) -> BotRun:
+    """Play the consecutive actions of the seats in ``levels`` (seat -> level), each decided by
+    :func:`suggest` from that seat's view only and applied by the rules
+    (:func:`service.core.game.apply_action`), until a seat not in ``levels`` must act, the game is
+    over, ``max_actions`` are played or (``stop_at_deal_end``) a deal has ended (:class:`Stop`).
+    Where several seats are to act at once (the discards), the bots act first, in seat order.
+    A state where no bot is to act plays nothing (``HUMAN``, or ``OVER``)."""
+    if not 1 <= max_actions <= MAX_BOT_ACTIONS:
+        raise ValueError(f"max_actions is 1 to {MAX_BOT_ACTIONS}")
+    for bot_seat, bot_level in levels.items():
+        if bot_level not in LEVELS or not 0 <= bot_seat < state.options.players:
+            raise ValueError(f"seat {bot_seat} at level {bot_level!r}")
+    start_deal = state.deal
+    moves: list[BotMove] = []
+    events: list[GameEvent] = []
+    while True:
+        to_act = state.to_act()
+        if not to_act:
+            return BotRun(state, tuple(events), tuple(moves), Stop.OVER, None)
+        seat = next((s for s in to_act if s in levels), None)
+        if seat is None:
+            return BotRun(state, tuple(events), tuple(moves), Stop.HUMAN, to_act[0])
+        if state.options.deck == "client" and state.phase in (Phase.DEAL, Phase.CUT):
+            return BotRun(state, tuple(events), tuple(moves), Stop.CARDS, seat)
+        if stop_at_deal_end and state.deal != start_deal:
+            return BotRun(state, tuple(events), tuple(moves), Stop.DEAL_END, seat)
+        if len(moves) == max_actions:
+            return BotRun(state, tuple(events), tuple(moves), Stop.LIMIT, seat)
+        level = levels[seat]
+        action = suggest(seat_view(state, seat), level, strong, board).action
+        after, caused = apply_action(state, action)
+        moves.append(BotMove(seat, level, action, state))
+        events.extend(caused)
+        state = after

@@ -1,4 +1,5 @@
-"""Advice as JSON: ``POST /v1/discards``, ``POST /v1/pegging/advise`` and ``POST /v1/games/suggest``.
+"""Advice as JSON: ``POST /v1/discards``, ``POST /v1/pegging/advise``, ``POST /v1/games/suggest`` and
+``POST /v1/games/bots``.
 
 The advisors (:mod:`service.advice`) answer with typed values; this writes
 them: each discard choice with its hand's outlook and the crib's mean, each
@@ -10,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.advice.bot import Suggestion
+from service.advice.bot import BotMove, BotRun, Suggestion
 from service.advice.reasons import AdvisedPlay, Counting, Forced, GreedyDiscard, GreedyPlay, Reason, Routine, TunedDiscard
 from service.advice.discards import DiscardAnalysis, DiscardChoice
 from service.advice.pegging import PeggingAdvice, PlayOption
-from service.core.game import GameState, Phase
+from service.core.game import Discard, GameState, Phase
+from service.core.game.observe import Viewer, sees_discard
 
 from .actions import action_json, play_action_json
+from .games import game_json
 
 
 def _choice_json(ch: DiscardChoice) -> dict[str, Any]:
@@ -74,3 +77,21 @@ def reason_json(r: Reason) -> dict[str, Any]:
 def suggestion_json(seat: int, s: Suggestion, state: GameState) -> dict[str, Any]:
     """The bot's action for ``seat`` in ``state``, its level and its reason."""
     return {"seat": seat, "action": action_json(s.action, state), "level": s.level, "reason": reason_json(s.reason)}
+
+
+def bot_move_json(move: BotMove, told: Viewer) -> dict[str, Any]:
+    """One action of a run of bots, as ``told`` may see it: another seat's discard as how many cards
+    (``null`` each), as its event shows it; no reason (a strong play's lists the bot's cards)."""
+    action = action_json(move.action, move.before)
+    if type(move.action) is Discard and not sees_discard(told, move.seat):
+        action["cards"] = [None] * len(move.action.cards)
+    return {"seat": move.seat, "level": move.level, "action": action}
+
+
+def bots_json(run: BotRun, wire: Any, seat: Viewer, told: Viewer) -> dict[str, Any]:
+    """A run of bots' answer: ``advance``'s (:func:`.games.game_json`: the state after the run, every
+    event of the run, ``seat``'s view, what ``told`` may know), the actions played and why it stopped."""
+    out = game_json(run.state, wire, run.events, seat, told)
+    out["bot_actions"] = [bot_move_json(m, told) for m in run.moves]
+    out["stopped"] = run.stopped
+    return out

@@ -129,13 +129,18 @@ class UnseenDiscard:
 SeenEvent = Union[GameEvent, UnseenDiscard]
 
 
+def sees_discard(viewer: Viewer, seat: int) -> bool:
+    """Whether ``viewer`` is told which cards ``seat`` laid away (not only how many): its own, or everyone."""
+    return viewer is EVERYONE or viewer == seat
+
+
 def events_seen(events: Iterable[GameEvent], viewer: Viewer) -> list[SeenEvent]:
     """The events ``viewer`` receives, as it may see them."""
     out: list[SeenEvent] = []
     for e in events:
         # A DealRecorded comes only once the deal's crib is counted or the game is over, when
         # every card it names is public (visible_cards), so every viewer receives it.
-        if type(e) is Discarded and viewer is not EVERYONE and viewer != e.seat:
+        if type(e) is Discarded and not sees_discard(viewer, e.seat):
             out.append(UnseenDiscard(e.deal, e.seat, len(e.cards)))
         else:
             out.append(e)

@@ -1,10 +1,14 @@
-"""``POST /v1/discards``, ``POST /v1/pegging/advise``, ``POST /v1/games/suggest``: advice and a bot.
+"""``POST /v1/discards``, ``POST /v1/pegging/advise``, ``POST /v1/games/suggest``, ``POST /v1/games/bots``:
+advice and a bot.
 
 Thin: validate, call :mod:`service.advice`, serialise.  The suggestion reads
 the game state exactly as ``/v1/games/advance`` does (the same
 :class:`~.games.StateReader`, the same seat rules: in sealed mode a seat
 token, and a seat may ask only for itself) and the bot decides from the
-seat's own view, in plain mode too.
+seat's own view, in plain mode too.  ``/v1/games/bots`` plays a run of bot
+actions in one request (:func:`service.advice.bot.play_bots`): in sealed mode
+every bot seat is proven by its seat token, and the answer is written for the
+seat that acts next when it is one of them, else for a spectator.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from marshmallow import ValidationError, fields, validate
 from service.advice import bot
 from service.advice.discards import MODELS, STRONG_THROWS, analyse_discards
 from service.advice.pegging import advise, knowledge, solve_known
-from service.boundary.advice import discards_json, pegging_advice_json, suggestion_json
+from service.boundary.advice import bots_json, discards_json, pegging_advice_json, suggestion_json
 from service.core.errors import IllegalError, MalformedError
 from service.core.game.hidden import UNIFORM
+from service.core.game.observe import EVERYONE, Viewer
 from service.core.options import PLAYERS
 from service.core.play import Play, replay
 
@@ -30,6 +35,7 @@ from ..schemas import (
     CardField,
     Cards,
     DistinctCardsSchema,
+    ShortList,
     StrictBoolean,
     StrictInteger,
     StrictSchema,
@@ -169,4 +175,66 @@ class GameSuggest(_GameResource):
         resp.content_type = falcon.MEDIA_JSON
 
 
-__all__ = ["Discards", "GameSuggest", "PeggingAdvise"]
+class BotSeat(StrictSchema):
+    seat = StrictInteger(required=True, validate=validate.Range(0, 3))
+    level = fields.String(load_default="strong", validate=validate.OneOf(bot.LEVELS))
+
+
+class BotsRequest(StrictSchema):
+    state = StateField(required=True)
+    bots = ShortList(fields.Nested(BotSeat), required=True, validate=validate.Length(1, 4))
+    seat_tokens = ShortList(SEAT_TOKEN, validate=validate.Length(1, 4))
+    max_actions = StrictInteger(load_default=bot.MAX_BOT_ACTIONS, validate=validate.Range(1, bot.MAX_BOT_ACTIONS))
+    stop_at_deal_end = StrictBoolean(load_default=False)
+
+
+class GameBots(_GameResource):
+    """A run of bot actions in one request: the state and seat rules of ``advance``, ``advance``'s answer."""
+
+    _schema = BotsRequest()
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        data = load(self._schema, read_json_object(req))
+        state = self.read_state(data["state"])
+        n = state.options.players
+        levels: dict[int, str] = {}
+        for i, entry in enumerate(data["bots"]):
+            seat = entry["seat"]
+            if seat >= n:
+                raise MalformedError(f"seat {seat} is not at a {n}-player table", at=("bots", i, "seat"))
+            if seat in levels:
+                raise MalformedError(f"seat {seat} is listed twice", at=("bots", i, "seat"))
+            levels[seat] = entry["level"]
+        self.prove(state, data, levels)
+        run = bot.play_bots(state, levels, data["max_actions"], data["stop_at_deal_end"])
+        viewer: Viewer
+        told: Viewer
+        if self.sealer is None:  # the trusted platform: told everything, shown the next seat's view
+            viewer, told = (EVERYONE if run.next_seat is None else run.next_seat), EVERYONE
+        else:  # only a seat the tokens proved, else what a spectator sees
+            viewer = run.next_seat if run.next_seat in levels else None
+            told = viewer
+        resp.media = bots_json(run, self.reader.wire(run.state), viewer, told)
+
+    def prove(self, state: Any, data: dict[str, Any], levels: dict[int, str]) -> None:
+        """Sealed: every bot seat proven by its token, each token a bot's; plain: no tokens."""
+        tokens = data.get("seat_tokens")
+        if self.sealer is None:
+            if tokens is not None:
+                raise MalformedError("seat tokens belong to sealed games", at=("seat_tokens",))
+            return
+        proven: set[int] = set()
+        for i, token in enumerate(tokens or ()):
+            seat = self.token_seat(state, token, f"/seat_tokens/{i}")
+            if seat in proven:
+                raise MalformedError(f"seat {seat}'s token is given twice", at=("seat_tokens", i))
+            if seat not in levels:
+                raise forbidden(f"this seat token is seat {seat}'s, which is not one of the bots", f"/seat_tokens/{i}")
+            proven.add(seat)
+        missing = [s for s in levels if s not in proven]
+        if missing:
+            raise forbidden("a bot in a sealed game acts only with its seat's seat_token: none for seat "
+                            + ", ".join(map(str, missing)), "/seat_tokens")
+
+
+__all__ = ["Discards", "GameBots", "GameSuggest", "PeggingAdvise"]

@@ -271,13 +271,13 @@ class _GameResource:
         token = data.get("seat_token")
         return None if token is None else self.token_seat(state, token)  # None: a spectator
 
-    def token_seat(self, state: GameState, token: str) -> int:
-        """The seat a sealed game's seat token proves (403 for a token not of this game)."""
+    def token_seat(self, state: GameState, token: str, field: str = "/seat_token") -> int:
+        """The seat a sealed game's seat token proves (403 for a token not of this game, naming ``field``)."""
         assert self.sealer is not None  # only a sealed game has seat tokens
         try:
             return self.sealer.seat_of(state.game_id, token, state.options.players)
         except SeatTokenError as exc:
-            raise forbidden(f"the seat token is not one of this game's: {exc}") from None
+            raise forbidden(f"the seat token is not one of this game's: {exc}", field) from None
 
     def asking(self, seat: Viewer) -> Viewer:
         """Who is told the events and legal actions: the seat (or spectator) a
