@@ -108,9 +108,13 @@ def test_a_reload_goes_on_with_the_same_game(server, browser, width):
     closed(context, watch)
 
 
-def test_a_sealed_game_keeps_its_seat_tokens_over_a_reload(sealed_server, page):
+def test_a_sealed_game_keeps_its_seat_tokens_over_a_reload(sealed_server, browser):
+    context, page, watch = opened(browser, 390)
     need_suggest(sealed_server, page)
     start(page, sealed_server, seed=SEALED_SEED)
+    expect(page.locator("#game-options")).to_contain_text("sealed")
+    wait_mine(page)
+    assert_above_fold(page, "a sealed game's discard")
     play_until(page, lambda p: phase(p) == "play")
     before = page.evaluate(TABLE_JS)
     tokens = page.evaluate("() => window.cribbageTable.tokens")
@@ -122,6 +126,7 @@ def test_a_sealed_game_keeps_its_seat_tokens_over_a_reload(sealed_server, page):
     assert "back" not in before["hand"]
     while page.locator('#events li[data-type="deal"]').count() < 2:  # the bot acts with its own token
         assert my_move(page)
+    closed(context, watch)
 
 
 @pytest.mark.parametrize("spoil", ["newer-format", "not-json"])

@@ -234,12 +234,14 @@ function showGame() {
   $("events").replaceChildren();
   t.record = []; t.show = null; t.starter = null;
   for (const [actor, events] of t.log) logEvents(events, actor);
-  say($("notice"), sealed() ? "Sealed game: every seat acts with its own seat token." : "", "info");
+  // a sealed game says so in the options line, not in a banner above the table
+  say($("notice"), "", "info");
 }
 
 function optionWords(o) {
   return [`Game to ${o.target || 121}`, o.muggins ? "muggins" : "no muggins", o.skunk ? "skunks count" : "no skunks",
-    `${t.level} opponent`, o.seed ? `seed \u201c${o.seed}\u201d` : "shuffled deck"].join(" \u00b7 ");
+    `${t.level} opponent`, o.seed ? `seed \u201c${o.seed}\u201d` : "shuffled deck",
+    ...(sealed() ? ["sealed: each seat acts with its own seat token"] : [])].join(" \u00b7 ");
 }
 
 // -- keeping the game over a reload -------------------------------------------------
@@ -312,7 +314,6 @@ async function restore() {
   t.chance = new Chance(0);
   if (Array.isArray(k.chance)) t.chance.points = k.chance;
   showGame();
-  if (!$("notice").textContent) say($("notice"), "", "info");
   $("game").dataset.restored = "true";
   render();
   runBots();
