@@ -255,6 +255,10 @@ def test_muggins_asks_for_your_claim_and_gives_what_you_miss_away(server, page):
                       timeout=30).json()["total"]
     assert_axe_clean(page, "the muggins claim, at 1280 px")
     screenshot(page, "table-muggins-claim", full_page=False)
+    # the hint claims the hand's true score (the service's count, asked above)
+    page.click("#hint")
+    expect(page.locator("#claim")).to_have_value(str(true))
+    assert page.get_attribute("#claim-count", "data-hint") == "true"
     page.fill("#claim", "0")
     page.click("#claim-count:enabled")
     line = page.locator('#events li[data-type="count"]').filter(has_text="You count your hand")

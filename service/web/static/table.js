@@ -677,6 +677,7 @@ async function hint() {
     const why = reasonWords(answer.action, answer.reason);
     t.hint = { seq, action: answer.action, text: `Hint: ${actionWords(answer.action)}${why ? ` \u2014 ${why}` : ""}.` };
     if (answer.action.type === "discard") t.selected = new Set(answer.action.cards);
+    if (answer.action.type === "count" && typeof answer.action.claim === "number") t.claim = String(answer.action.claim);
   } catch (err) {
     if (gen === t.gen) {
       t.hint = { seq, action: { type: "none" }, text: err.missing
