@@ -320,6 +320,24 @@ def test_an_observation_no_world_fits_is_refused():
             hidden.sample(impossible, random.Random(2), model)
 
 
+def test_a_seat_that_kept_what_the_strong_level_never_keeps_still_has_worlds():
+    """Seat 1 (the pone) kept 6S TH 8H JC, which the strong level keeps from no six (checked here over
+    every pair it may have thrown): the strong model's own throw never fits, so rejection from it fails
+    however long it tries, and the world is the slip's (a throw at random).  A real game is never
+    refused: before, a review of such a record was a 422 once the slip was small."""
+    laid = parse_cards("6S TH 8H JC".split())
+    state = _script(0, ("KS QS KD QH AH 2H", "6S TH 8H JC 2C 3D"), "4D",
+                    ["1 6S", "0 KS", "1 TH", "0 go", "1 go", "0 QS", "1 8H", "0 KD", "1 go", "0 go", "1 JC"])
+    obs = hidden.of_state(state, 0)
+    unseen = [c for c in CARDS if c not in obs.seen]
+    assert not any(set(strong_throw(tuple(laid) + p, 2, False)) == set(p) for p in combinations(unseen, 2))
+    nearly_never = replace(STRONG_THROWS, slip=1e-12)
+    for i in range(5):
+        world = hidden.sample(obs, random.Random(i), nearly_never)
+        _check_world(state, 0, world, False)
+        assert set(world.held[1]) == set(laid)
+
+
 def test_the_count_does_not_leak_through_the_world_of_a_counted_hand():
     """In the show a counted hand is that seat's in every world; only the crib's hidden cards move."""
     state = _script(0, ("9S 5H 6D 7C KC QD", "TS 8H 4D 3C JH 2S"), "AD",

@@ -136,7 +136,7 @@ def test_a_kept_game_the_page_cannot_restore_falls_back_to_a_new_game(server, pa
     wait_mine(page)
     if spoil == "newer-format":  # as a state written by a newer release would be
         page.evaluate("""() => { const k = JSON.parse(localStorage.getItem('cribbage-table'));
-          k.answer.state.version = 3; localStorage.setItem('cribbage-table', JSON.stringify(k)); }""")
+          k.answer.state.version = 4; localStorage.setItem('cribbage-table', JSON.stringify(k)); }""")
         page.console_watch.expect(422)
     else:
         page.evaluate("() => localStorage.setItem('cribbage-table', '{not json')")

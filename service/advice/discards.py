@@ -175,7 +175,7 @@ def _model_throw(cards: tuple[Card, ...], players: int, own_crib: bool) -> tuple
     return strong_throw(cards, players, own_crib)
 
 
-STRONG_SLIP = 0.05
+STRONG_SLIP = 0.01
 """The chance that a seat read as the strong level lays away any cards at random instead: no play,
 however unlike the strong level's, makes a deal impossible."""
 STRONG_THROWS = ThrowModel("strong", _model_throw, STRONG_SLIP)

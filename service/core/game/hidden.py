@@ -343,15 +343,21 @@ def _resampled(obs: Observation, rng: random.Random, model: ThrowModel, starter:
     seats = sorted(_hidden_seats(obs), key=lambda s: -obs.go_limits[s])  # the most constrained first
     drawn: dict[int, tuple[tuple[Card, ...], tuple[Card, ...]]] = {}
 
+    # Where the model's own throw (almost) never fits what was seen (the seat's played cards are ones
+    # the model would not keep), the world's chance is nearly all the slip's: a throw at random.  It is
+    # drawn so then rather than refuse an observation that a real game produced.
+    slipped = replace(model, slip=1.0)
+
     def redraw(s: int) -> bool:
         taken = {c for t, (h, th) in drawn.items() if t != s for c in h + th}
         free = [c for c in obs.unseen if c not in taken]
-        for _ in range(MAX_TRIES):
-            pool = list(free)
-            got = _draw_seat(obs, s, pool, rng, model)
-            if got is not None:
-                drawn[s] = got
-                return True
+        for how in (model, slipped) if model.slip < 1.0 else (model,):
+            for _ in range(MAX_TRIES):
+                pool = list(free)
+                got = _draw_seat(obs, s, pool, rng, how)
+                if got is not None:
+                    drawn[s] = got
+                    return True
         return False
 
     for s in seats:
