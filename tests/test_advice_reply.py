@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from service.advice.pegging import Solver, _hands, solve
+from service.advice.pegging import Solver, search_hands, solve
 from service.advice.reply import PointsReply, _ranks
 from service.core.cards import CARDS, RANK
 from service.core.engine import kernel
@@ -34,7 +34,7 @@ def _terminal(p0: int, p1: int) -> float:
 def test_against_a_perfect_defender_it_is_the_kernels_win_search(seed) -> None:
     rng = random.Random(seed)
     cards = rng.sample(CARDS, 8)
-    hands = _hands((tuple(cards[:4]), tuple(cards[4:])))
+    hands = search_hands((tuple(cards[:4]), tuple(cards[4:])))
     side, pone = rng.randrange(2), rng.randrange(2)
     need0, need1 = rng.randint(3, 25), rng.randint(3, 25)
     ours = _Minimax(Solver(2), side, need0, need1, _terminal)
@@ -54,10 +54,10 @@ def test_the_reply_is_the_points_solves_first_choice(seed) -> None:
         play, _ = replay(play, [rng.choice(play.legal_actions())])
         if play.turn is None:
             return
-    from service.advice.pegging import _count
+    from service.advice.pegging import search_position
     solver = Solver(2)
     search = PointsReply(solver, 1 - play.turn, 99, 99, _terminal)
-    rank = search.reply(_hands(play.held), *_count(play))
+    rank = search.reply(search_hands(play.held), *search_position(play))
     options = solve(play)
     chosen = [o for o in options if (RANK[o.action.card] if hasattr(o.action, "card") else 0) == rank]
     assert chosen and (chosen[0].net, chosen[0].own) == (options[0].net, options[0].own)
@@ -72,7 +72,7 @@ def test_a_points_player_defends_no_better_than_a_perfect_defender(seed) -> None
     higher = 0
     for _ in range(20):
         cards = rng.sample(CARDS, 8)
-        hands = _hands((tuple(cards[:4]), tuple(cards[4:])))
+        hands = search_hands((tuple(cards[:4]), tuple(cards[4:])))
         side, pone = rng.randrange(2), rng.randrange(2)
         need0, need1 = rng.randint(2, 12), rng.randint(2, 12)
         position = (pone, 0, 0, 0, -1, 0, 0)

@@ -53,12 +53,12 @@ from service.core.game import Count, Cut, Deal, Discard, GameState, Phase
 from service.core.game import hidden
 from service.core.game.actions import GameAction
 from service.core.game.hidden import Observation, ThrowModel, World
-from service.core.options import side_of, sides_of
+from service.core.options import next_seat, side_of, sides_of
 from service.core.play import Play, PlayCard, replay
 
 from . import odds
 from .discards import STRONG_THROWS, strong_throw
-from .pegging import MIN_WORLDS, _count, _hands, _moves
+from .pegging import MIN_WORLDS, search_hands, search_moves, search_position
 from .reply import PointsReply
 from .view import SeatView, seat_view
 
@@ -284,7 +284,7 @@ class _Deal:
             play = self._the_play()
             mine = tuple(c for c in v.hand if c not in play.played)
             held = tuple(mine if s == self.me else () for s in range(self.n))
-            moves: list[GameAction] = [a for a, _ in _moves(play._replace(held=held))]
+            moves: list[GameAction] = [a for a, _ in search_moves(play._replace(held=held))]
             # a go beside a card that fits (tournament rules allow it) is a renege, never valued here
             cards: list[GameAction] = [a for a in moves if isinstance(a, PlayCard)]
             return cards if cards else moves
@@ -427,7 +427,7 @@ class _Deal:
             s[side] += pts
             if s[side] >= self.target:
                 return self._one_hot(side)
-        nxt = (self.dealer + 1) % self.n
+        nxt = next_seat(self.n, self.dealer)
         if self.n == 3:
             wins = [0.0, 0.0, 0.0]
             sample = odds.deals("three")
@@ -527,7 +527,7 @@ class _Deal:
         show = self._show(kept, crib, starter)
         for side, counted in show:
             pegged[side] += counted
-        packed = _hands(kept)
+        packed = search_hands(kept)
         position = (self.pone, 0, 0, 0, -1)
         if self.n >= GREEDY_LEAD_PLAYERS or not self.lead_search:
             return self._played_greedily(packed, position, scores, pegged, show, rng)
@@ -560,9 +560,9 @@ class _Deal:
         ``rng``'s draws (a 3-player game played on) the same for every move."""
         obs = self.obs
         assert w.starter is not None
-        position = _count(self._the_play())
+        position = search_position(self._the_play())
         held = tuple(w.unplayed(obs, s) for s in range(self.n))
-        packed = _hands(held)
+        packed = search_hands(held)
         show = self._show(w.held, w.crib, w.starter)
         scores = self.scores
         so_far = [0.0] * self.sides

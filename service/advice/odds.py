@@ -35,7 +35,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from service.core.options import side_of, sides_of
+from service.core.options import next_seat, side_of, sides_of
 
 DATA = resources.files("service.advice") / "data" / "odds.json"
 """The shipped tables and deal samples: package data, like the tuned crib table."""
@@ -196,7 +196,7 @@ def play_out(players: int, target: int, scores: Sequence[int], dealer: int, samp
             score[side] += points
             if score[side] >= target:
                 return side
-        dealer = (dealer + 1) % players
+        dealer = next_seat(players, dealer)
 
 
 def simulate(players: int, target: int, scores: Sequence[int], dealer: int, games: int, sample: Sequence[Deal],

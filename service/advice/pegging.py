@@ -50,14 +50,14 @@ def Solver(players: int, cap: int = 0) -> kernel.Search:
     return kernel.Search(players, tuple(side_of(players, s) for s in range(players)), cap)
 
 
-def _moves(play: Play) -> list[tuple[PlayCard | Go, int]]:
+def search_moves(play: Play) -> list[tuple[PlayCard | Go, int]]:
     """The legal actions of a play whose hands are known, each with its move in the search: the
     card's rank (cards of one rank are one move), 0 for a go."""
     return [(a, RANK[a.card] if isinstance(a, PlayCard) else 0) for a in play.legal_actions()
             if isinstance(a, (PlayCard, Go))]
 
 
-def _hands(held: Sequence[Sequence[Card]]) -> int:
+def search_hands(held: Sequence[Sequence[Card]]) -> int:
     """Every seat's cards as the kernel searches them."""
     hands = 0
     for cards in reversed(held):
@@ -65,7 +65,7 @@ def _hands(held: Sequence[Sequence[Card]]) -> int:
     return hands
 
 
-def _count(play: Play) -> tuple[int, int, int, int, int]:
+def search_position(play: Play) -> tuple[int, int, int, int, int]:
     """The rest of the position as the kernel searches it: (turn, count, rank sequence, passed, last)."""
     assert play.turn is not None
     passed = 0
@@ -105,11 +105,11 @@ def solve(play: Play, solver: kernel.Search | None = None) -> list[PlayOption]:
     if play.turn is None:
         return []
     solver = solver or Solver(play.players)
-    by_rank = dict(solver.lines(_hands(play.held), *_count(play)))
+    by_rank = dict(solver.lines(search_hands(play.held), *search_position(play)))
     side = solver.side[play.turn]
     # a go the rules allow beside a playable card (tournament) is never solved: a renege
     return _ordered([PlayOption(action, tuple(float(x) for x in solver.points(by_rank[r])), side)
-                     for action, r in _moves(play) if r in by_rank])
+                     for action, r in search_moves(play) if r in by_rank])
 
 
 def _ordered(options: list[PlayOption]) -> list[PlayOption]:
@@ -208,7 +208,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
     solver = Solver(play.players, NODE_CAP)
     side = solver.side[k.seat]
     # The seat's legal actions and its own hand are the same in every world; only the others' hands change.
-    position = _count(play)
+    position = search_position(play)
     obs = k.observation
     listed = hidden.exact(obs, model, hidden.EXACT_WORLDS, crib=False)
     most = len(listed) if listed is not None else (samples if samples is not None else MAX_DEFAULT_SAMPLES)
@@ -222,7 +222,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
         world, chance = listed[done] if listed is not None else (hidden.sample(obs, rng, model, starter=False), 1.0)
         held = tuple(world.unplayed(obs, s) for s in range(play.players))
         try:
-            by_rank = dict(solver.lines(_hands(held), *position))
+            by_rank = dict(solver.lines(search_hands(held), *position))
         except kernel.PositionCapReached:
             if not done or listed is not None:
                 raise _over_cap("plays") from None
@@ -230,7 +230,7 @@ def advise(k: SeatKnowledge, samples: int | None = None, seed: int | str = 0,
         done += 1
         weight += chance
         if not totals:  # the first world's order, best first, is the order of the sums (and of ties at the end)
-            moves = _moves(play._replace(held=held))
+            moves = search_moves(play._replace(held=held))
             first = {PlayOption(a, tuple(float(x) for x in solver.points(by_rank[r])), side): r
                      for a, r in moves if r in by_rank}
             totals = [(o, first[o], [0.0] * solver.sides) for o in _ordered(list(first))]

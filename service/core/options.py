@@ -40,6 +40,26 @@ def side_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def next_seat(players: int, seat: int) -> int:
+    """The seat to the left of ``seat``: play goes round the table clockwise,
+    so the turn, the deal and the first deal of the next game pass to the left.
+
+    >>> next_seat(2, 1), next_seat(3, 1), next_seat(4, 3)
+    (0, 2, 0)
+    """
+    return (seat + 1) % players
+
+
+def pone(players: int, dealer: int) -> int:
+    """The pone: the seat to the dealer's left, who cuts the pack and leads
+    the play.
+
+    >>> pone(2, 0), pone(3, 2), pone(4, 1)
+    (1, 0, 2)
+    """
+    return next_seat(players, dealer)
+
+
 def sides_of(players: int) -> int:
     """Scores kept at a table: one per player, or one per partnership with four."""
     return 2 if players == 4 else players
@@ -141,7 +161,7 @@ def next_first_dealer(scores: Sequence[int], first_dealer: int, loser_deals_firs
     this game's first dealer (``seats`` round the table)."""
     if loser_deals_first:
         return min(range(len(scores)), key=lambda side: (scores[side], side))
-    return (first_dealer + 1) % seats
+    return next_seat(seats, first_dealer)
 
 
 class Result(StrEnum):

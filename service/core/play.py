@@ -40,6 +40,7 @@ from typing import NamedTuple, Sequence, Union
 from .cards import CARDS, VALUE, Card, ensure_distinct
 from .engine import kernel
 from .errors import IllegalError, MalformedError
+from .options import next_seat
 from .peg import MAX_COUNT, Score, peg_scores
 
 CARDS_FOR_THE_PLAY = kernel.CARDS_FOR_THE_PLAY
@@ -134,7 +135,7 @@ def next_opponent(players: int, seat: int) -> int:
     >>> next_opponent(2, 1), next_opponent(3, 2), next_opponent(4, 3)
     (0, 0, 0)
     """
-    return (seat + 1) % players
+    return next_seat(players, seat)
 
 
 def _pegged(totals: tuple[int, ...], scores: Sequence[Score]) -> tuple[int, ...]:

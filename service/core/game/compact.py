@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..cards import CARDS, Card
 from ..engine import kernel
-from ..options import GameOptions, side_of
+from ..options import GameOptions, pone, side_of
 from ..peg import Score, peg_scores
 from ..play import GOS, PLAYS, Go, Play, PlayCard
 from ..show import CountedScores
@@ -186,18 +186,18 @@ def _deal(state: GameState, action: Deal) -> Stepped:
 
 def _cut(state: GameState, action: Cut) -> Stepped:
     k, o, dealer = state.deal_state, state.options, state.dealer
-    pone = (dealer + 1) % o.players
-    if (k[0] != kernel.CUT_PHASE or not k[16] or action.seat != pone or action.starter is not None
+    cutter = pone(o.players, dealer)
+    if (k[0] != kernel.CUT_PHASE or not k[16] or action.seat != cutter or action.starter is not None
             or action.claim is not None):
         return None  # a client's cards, out of turn, or what the dealer claims of his heels
     turned = k[16][kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
-    nxt = kernel.turn_starter(k, pone, turned, _SIDES[o.players][dealer], o.target)
+    nxt = kernel.turn_starter(k, cutter, turned, _SIDES[o.players][dealer], o.target)
     if nxt is None:
         return None  # his heels win the game: the typed path pegs them and ends it
     starter = CARDS[turned]
     heels = kernel.heels(turned)
     scores = (_new(Score, (dealer, "his_heels", heels, (starter,))),) if heels else ()
-    return nxt, [_new(StarterTurned, (state.deal, pone, starter, scores))], Cut(pone, starter, None)
+    return nxt, [_new(StarterTurned, (state.deal, cutter, starter, scores))], Cut(cutter, starter, None)
 
 
 STEPS: dict[type, Callable[[GameState, Any], Stepped]] = {
@@ -249,7 +249,7 @@ def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
     if phase == kernel.DEAL_PHASE:
         actor, actions = state.dealer, DEALS
     elif phase == kernel.CUT_PHASE:
-        actor, actions = (state.dealer + 1) % n, CUTS
+        actor, actions = pone(n, state.dealer), CUTS
     elif phase == kernel.SHOW_PHASE:
         actor, actions = SHOW_ORDER[n][state.dealer][k[13]], COUNTS
     else:

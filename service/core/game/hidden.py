@@ -40,7 +40,7 @@ from math import comb, factorial
 
 from ..cards import CARDS, VALUE, Card
 from ..errors import IllegalError, MalformedError
-from ..options import side_of
+from ..options import pone, side_of
 from ..engine import kernel
 from ..play import Go, Play, PlayCard
 from .observe import Viewer, visible_cards
@@ -203,7 +203,7 @@ def observe(players: int, dealer: int, viewer: int | None, *, dealt: int, to_cri
     for a in plays:
         if isinstance(a, PlayCard):
             laid[a.seat] += (a.card,)
-    limits = go_limits(players, (dealer + 1) % players, plays, tournament) if plays else (0,) * players
+    limits = go_limits(players, pone(players, dealer), plays, tournament) if plays else (0,) * players
     holds = []
     for s in range(players):
         mine = tuple(known[s]) + tuple(c for c in laid[s] if c not in known[s])

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..engine import kernel
 from ..errors import MalformedError
-from ..options import GameOptions, side_of
+from ..options import GameOptions, next_seat, pone, side_of
 from ..play import GOS, PLAYS
 from .actions import GameAction
 from .compact import DISCARDS_BY_NUMBER, deal_state_of, position_of
@@ -102,7 +102,7 @@ class Playout:
             nxt = deal_state_of(apply(pos, self.action_of(code))[0])
         if nxt[0] == kernel.SHOW_PHASE and kernel.deal_over(nxt, self._players):
             self.deal += 1
-            self.dealer = (self.dealer + 1) % self._players
+            self.dealer = next_seat(self._players, self.dealer)
             nxt = kernel.deal_start(self._players, nxt[14], pack_numbers(self.deck_seed, self.deal))
         self.deal_state = nxt
 
@@ -118,7 +118,7 @@ class Playout:
         if code == kernel.DEAL_CODE:
             return DEALS[self.dealer]
         if code == kernel.CUT_CODE:
-            return CUTS[(self.dealer + 1) % n]
+            return CUTS[pone(n, self.dealer)]
         if code == kernel.COUNT_CODE and k[13] <= n:
             return COUNTS[kernel.show_seat(n, self.dealer, k[13])]
         seat, i = divmod(code - kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT)

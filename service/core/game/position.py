@@ -27,7 +27,7 @@ from typing import Any, Callable, NamedTuple, Sequence, cast
 from ..cards import Card, ensure_distinct
 from ..claims import check_claim, heels_pegged, settle
 from ..errors import IllegalError, MalformedError, Step
-from ..options import GameOptions
+from ..options import GameOptions, pone
 from ..peg import Score
 from ..play import Go, Play, PlayCard
 from ..engine import kernel
@@ -87,7 +87,7 @@ class Position(NamedTuple):
 
     @property
     def pone(self) -> int:
-        return (self.dealer + 1) % self.options.players
+        return pone(self.options.players, self.dealer)
 
     @property
     def scores(self) -> tuple[int, ...]:

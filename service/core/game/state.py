@@ -22,7 +22,7 @@ from typing import Iterator, NamedTuple, Sequence
 from ..cards import RANK, VALUE, Card
 from ..engine import kernel
 from ..errors import DuplicateCardError, IllegalError, MalformedError
-from ..options import GameOptions, Outcome, next_first_dealer, outcome
+from ..options import GameOptions, Outcome, next_first_dealer, next_seat, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, pack_numbers, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
@@ -189,7 +189,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     if phase == kernel.SHOW_PHASE and kernel.deal_over(k, o.players):  # (the phase first: no call in the play)
         record = tuple(map(notation, actions))
         events.append(DealRecorded(state.deal, record))
-        deal, dealer = state.deal + 1, (state.dealer + 1) % o.players
+        deal, dealer = state.deal + 1, next_seat(o.players, state.dealer)
         flat = k[14]
         pegs = tuple([(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
         return _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pegs,

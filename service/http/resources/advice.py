@@ -41,7 +41,7 @@ from ..schemas import (
     StrictSchema,
     load,
 )
-from .games import SEAT_TOKEN, StateField, _GameResource, forbidden
+from .games import SEAT_TOKEN, GameResource, StateField, forbidden
 from .pegging import PlayEntries
 
 MAX_SAMPLES = 200
@@ -147,7 +147,7 @@ class SuggestRequest(StrictSchema):
     level = fields.String(load_default="strong", validate=validate.OneOf(bot.LEVELS))
 
 
-class GameSuggest(_GameResource):
+class GameSuggest(GameResource):
     """The bot's action for one seat: the same state and seat rules as ``advance``."""
 
     _schema = SuggestRequest()
@@ -188,7 +188,7 @@ class BotsRequest(StrictSchema):
     stop_at_deal_end = StrictBoolean(load_default=False)
 
 
-class GameBots(_GameResource):
+class GameBots(GameResource):
     """A run of bot actions in one request: the state and seat rules of ``advance``, ``advance``'s answer."""
 
     _schema = BotsRequest()

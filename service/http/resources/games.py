@@ -244,7 +244,11 @@ class StateReader:
             return held_from_json(orjson.loads(raw))
 
 
-class _GameResource:
+class GameResource:
+    """What every resource on a game shares: reading the state a request carries (plain or
+    sealed), telling which seat is asking, and answering with the state, its events and its
+    sealed record."""
+
     def __init__(self, reader: StateReader) -> None:
         self.reader = reader
         self.sealer = reader.sealer
@@ -334,7 +338,7 @@ class _GameResource:
         return deck_json(state.game_id, seed, carried.contributions, state.phase == "over")
 
 
-class GameStart(_GameResource):
+class GameStart(GameResource):
     _schema = StartRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
@@ -380,7 +384,7 @@ class GameStart(_GameResource):
         resp.status = falcon.HTTP_201
 
 
-class GameAdvance(_GameResource):
+class GameAdvance(GameResource):
     _schema = AdvanceRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
@@ -403,7 +407,7 @@ class GameAdvance(_GameResource):
         self.respond(resp, after, events, seat, carried=carried_after(carried, state, after, events))
 
 
-class GameView(_GameResource):
+class GameView(GameResource):
     _schema = ViewRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
@@ -412,7 +416,7 @@ class GameView(_GameResource):
         self.respond(resp, state, [], self.seat(state, data, "seat"), carried=carried, records=True)
 
 
-class GameContribute(_GameResource):
+class GameContribute(GameResource):
     """A seat's entropy for a committed game's packs, before the first deal (docs/deals.md)."""
 
     _schema = ContributeRequest()

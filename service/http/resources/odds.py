@@ -24,7 +24,7 @@ from service.core.options import PLAYERS, TARGETS, sides_of
 
 from ..media import read_json_object
 from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
-from .games import SEAT_TOKEN, StateField, _GameResource
+from .games import SEAT_TOKEN, GameResource, StateField
 
 MAX_SAMPLES = 200
 DEFAULT_SAMPLES = 40
@@ -47,7 +47,7 @@ class OddsRequest(StrictSchema):
     seed = StrictInteger(validate=validate.Range(0, MAX_SEED))
 
 
-class Odds(_GameResource):
+class Odds(GameResource):
     _schema = OddsRequest()
 
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:

@@ -23,7 +23,7 @@ from service.core.game import GameState, result
 
 from ..media import read_json_object
 from ..schemas import StrictSchema, load
-from .games import RecordSchema, StateField, _GameResource, check_deck, check_seal, replayed
+from .games import GameResource, RecordSchema, StateField, check_deck, check_seal, replayed
 
 class ReviewRequest(StrictSchema):
     record = fields.Nested(RecordSchema)
@@ -35,7 +35,7 @@ class ReviewRequest(StrictSchema):
             raise ValidationError({"record": ["give the game's record or its state, one of them"]})
 
 
-class GameReview(_GameResource):
+class GameReview(GameResource):
     """Every decision of a finished game against the best, per-seat summaries and the luck of the cards."""
 
     _schema = ReviewRequest()
