@@ -10,7 +10,7 @@ The strong bot as it ships (``bot.STRONG``: in the play it reads the other
 seat's cards from what a strong player keeps) against today's strong level
 (the strong bot before issue 19: the tuned discards and
 :data:`TODAY_BOT_NODE_BUDGET` positions a play over uniform deals,
-``bot.STRONG_BEFORE``, :func:`today_strong`) over duplicate deals: each
+:data:`STRONG_BEFORE`, :func:`today_strong`) over duplicate deals: each
 seeded deal played twice, the seats swapped, so the cards favour neither; the
 win rate with a 95 % interval over the pairs, and the points a hand each
 pegged.  BENCH_CANDIDATE_BUDGET gives the shipped bot more positions a play
@@ -44,6 +44,7 @@ from service.advice.discards import analyse_discards
 from service.advice.pegging import advise, knowledge
 from service.core.cards import CARDS
 from service.core.game import Discard, apply_action, new_game
+from service.core.game.hidden import UNIFORM
 from service.core.options import GameOptions
 from service.core.play import Play
 
@@ -288,14 +289,19 @@ def bot_match() -> None:
     print(f"  ({r['seconds']:.0f} s)", flush=True)
 
 
+STRONG_BEFORE = bot.StrongPlay(model=UNIFORM, min_worlds=1)
+"""The strong level with the other seats' cards drawn uniformly and as few as one world a play (its
+settings before it read throws): the baseline of the duplicate match (a bench's, not the service's)."""
+
+
 def today_strong(v: bot.SeatView) -> Any:
     """Today's strong level (before issue 19): the tuned discard advisor's first choice, and the pegging
-    advisor at :data:`TODAY_BOT_NODE_BUDGET` positions a play over uniform deals (``bot.STRONG_BEFORE``);
+    advisor at :data:`TODAY_BOT_NODE_BUDGET` positions a play over uniform deals (:data:`STRONG_BEFORE`);
     the rest as the strong bot does it."""
     if v.phase == "discard":
         own = v.seat == v.dealer  # 2 players
         return Discard(v.seat, analyse_discards(v.hand, v.players, own, model="tuned").choices[0].discard)
-    return bot.suggest(v, "strong", dataclasses.replace(bot.STRONG_BEFORE, node_budget=TODAY_BOT_NODE_BUDGET)).action
+    return bot.suggest(v, "strong", dataclasses.replace(STRONG_BEFORE, node_budget=TODAY_BOT_NODE_BUDGET)).action
 
 
 def duplicate_match(pairs: int, budget: int, seed: str = "bench-duplicate", progress: bool = True) -> dict[str, Any]:

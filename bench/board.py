@@ -11,7 +11,7 @@ pairs are independent; the two games of a pair are not).
   the dealer alternating) -- where playing to the board matters most;
 * against the strong level over whole games to 121;
 * against the greedy level over whole games to 121;
-* the board level now against as it shipped before (``bot.BOARD_BEFORE``),
+* the board level now against as it shipped before (:data:`BOARD_BEFORE`),
   each against strong on the same late pairs (the first run reused),
   compared pair by pair
   (:func:`paired`): the strong level plays each pack alike in both runs, so
@@ -41,6 +41,7 @@ from typing import Any
 from service.advice import bot
 from service.advice.reasons import ForTheGame
 from service.core.game import apply_action, new_game
+from service.core.game.hidden import UNIFORM
 from service.core.game.state import GameState, restore
 from service.core.options import GameOptions
 
@@ -133,10 +134,17 @@ def late_against_strong() -> None:
     _report("late, against strong", r, "target: ahead, the interval above 0.5")
 
 
+BOARD_BEFORE = bot.BoardPlay(samples=24, refine=72, play_samples=48, model=UNIFORM, points_reply=False,
+                             exact_points=True)
+"""The board level's settings as it shipped before (fewer worlds, the other seat's cards in the play drawn
+uniformly and its replies a minimax for the game, the points searched in every world), for a paired
+comparison on the same packs."""
+
+
 def late_before_after() -> None:
-    print(f"-- the board level now against as it shipped before (bot.BOARD_BEFORE), each against strong on the"
+    print(f"-- the board level now against as it shipped before (BOARD_BEFORE), each against strong on the"
           f" same {PAIRED_PAIRS} late pairs (BENCH_BOARD_PAIRED_PAIRS) --", flush=True)
-    before = duplicate(PAIRED_PAIRS, "strong", True, LATE_SEED, board=bot.BOARD_BEFORE)
+    before = duplicate(PAIRED_PAIRS, "strong", True, LATE_SEED, board=BOARD_BEFORE)
     _report("late, against strong, before", before, "the same packs")
     now = _LATE.get("now")
     if now is None or now["pairs"] < PAIRED_PAIRS:  # the late section did not run, or ran fewer pairs

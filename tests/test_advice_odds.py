@@ -10,7 +10,8 @@ from functools import lru_cache
 
 import pytest
 
-from service.advice import odds, odds_build
+from service.advice import odds
+from tools.tables import odds_build
 
 np = pytest.importorskip("numpy")
 
@@ -37,7 +38,7 @@ def test_a_reduced_regeneration_gives_the_recorded_checksum(coretype):
     import os
     import subprocess
     import sys
-    code = ("from service.advice import odds_build; "
+    code = ("from tools.tables import odds_build; "
             f"print(odds_build.build({reduced['deals']}, {doc['seed']!r}, replicates=0)['checksum'])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "OPENBLAS_CORETYPE": coretype})

@@ -170,7 +170,7 @@ def test_the_strong_level_reads_throws_in_every_deal(players, five_and_two, befo
         return got
     monkeypatch.setattr(bot, "advise", spy)
     if before:
-        monkeypatch.setattr(bot, "STRONG", bot.STRONG_BEFORE)
+        monkeypatch.setattr(bot, "STRONG", bot.StrongPlay(model=hidden.UNIFORM, min_worlds=1))  # as before it read throws
     state, _ = new_game(GameOptions(players=players, five_and_two=five_and_two, deck="seeded", seed="reads"),
                         dealer=0, game_id="2" * 32)
     while state.phase != "show":

@@ -3,7 +3,8 @@ file records, the shipped tables match their own checksum, and the values are sa
 
 from __future__ import annotations
 
-from service.advice import crib_table, tune
+from service.advice import crib_table
+from tools.tables import tune
 
 
 def test_the_shipped_tables_match_their_checksum():

@@ -3,8 +3,8 @@
 * :mod:`.discards` -- every discard choice of a deal, best first: the exact
   hand distribution over the starter and the crib under an opponent model
   (``random``: exact; ``tuned``: :mod:`.crib_table`);
-* :mod:`.crib_table` -- the tuned crib values shipped as data, and the
-  best-response iteration (:mod:`.tune`) that computes them;
+* :mod:`.crib_table` -- the tuned crib values shipped as data (computed offline by
+  ``tools/tables/tune.py``, as the win-probability tables by ``tools/tables/odds_build.py``);
 * :mod:`.pegging` -- the double-dummy solver of the rest of a play and the
   perfect-information Monte Carlo advisor built on it;
 * :mod:`.view` -- what one seat may see of a game, the only input of what

@@ -41,7 +41,7 @@ from typing import Any
 
 from service.core.errors import IllegalError
 from service.core.game import Count, Discard, GameAction, GameEvent, GameState, Phase, apply_action, can
-from service.core.game.hidden import UNIFORM, ThrowModel
+from service.core.game.hidden import ThrowModel
 from service.core.options import side_of
 
 from .discards import STRONG_THROWS, analyse_discards
@@ -76,11 +76,6 @@ class StrongPlay:
 
 STRONG = StrongPlay()
 """The strong level's settings."""
-STRONG_BEFORE = StrongPlay(model=UNIFORM, min_worlds=1)
-"""The strong level with the other seats' cards drawn uniformly and as few as one world a play (its
-settings before it read throws): a baseline for bench/advice.py's duplicate match."""
-
-
 @dataclass(frozen=True, slots=True)
 class BoardPlay:
     """How the board level values its choices where it plays for the game (:func:`.evaluate.view_values`)."""
@@ -106,12 +101,6 @@ class BoardPlay:
 
 BOARD = BoardPlay()
 """The board level's settings (a test makes them cheaper, a benchmark compares two)."""
-BOARD_BEFORE = BoardPlay(samples=24, refine=72, play_samples=48, model=UNIFORM, points_reply=False,
-                         exact_points=True)
-"""The settings it shipped with before (fewer worlds, the other seat's cards in the play drawn uniformly and
-its replies a minimax for the game, the points searched in every world), for a paired comparison on the same packs (bench/board.py)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     action: Any

@@ -1,7 +1,7 @@
 """The ``tuned`` opponent model: expected crib values by the thrown ranks.
 
 Shipped as data (``data/tuned_crib.json``), computed offline by
-:mod:`service.advice.tune`, which iterates best responses (every seat
+:mod:`tools.tables.tune` (outside the package), which iterates best responses (every seat
 discards to maximise its expected net: hand plus or minus crib, the crib
 valued by the current table) until the table stops changing.  A throw's
 class is its ranks, ascending, and for two cards whether they share a suit

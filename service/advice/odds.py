@@ -1,7 +1,7 @@
 """The chance of winning the game from a board position at the start of a deal.
 
 Shipped as data (``data/odds.json``), computed offline by
-:mod:`service.advice.odds_build` from the computer opponent's self-play: a
+:mod:`tools.tables.odds_build` (outside the package) from the computer opponent's self-play: a
 seeded sample of whole deals per table shape (``two``: 2 players, 6 cards;
 ``five_and_two``; ``three``; ``four``), each deal kept as what every seat
 pegged *in the order it was pegged* (each play's points, the go or last
@@ -11,7 +11,7 @@ the first side to reach the target wins.
 
 * 2 players and 4-player partnerships: a table per target (121, 61) of the
   dealer's side's chance at every pair of scores below the target (dynamic
-  programming over the sampled deals; see :mod:`.odds_build`), read here
+  programming over the sampled deals; see :mod:`tools.tables.odds_build`), read here
   without numpy: :func:`board_odds` is a lookup.
 * 3 players: no table (121 cubed positions); :func:`simulate` plays whole
   games from the position by drawing sampled deals, and states its standard
@@ -116,8 +116,15 @@ def table(mode: str, target: int) -> array[int]:
     return values
 
 
+def policy() -> dict[str, str]:
+    """The policy the shipped tables were built from, as the table records it: the bot level of each
+    decision (``{"discard": "strong", "play": "strong"}``, :mod:`tools.tables.selfplay`)."""
+    got: dict[str, str] = document()["policy"]
+    return got
+
+
 def table_error(players: int, target: int, five_and_two: bool = False) -> dict[str, Any] | None:
-    """The table's own sampling error (:func:`.odds_build.bootstrap`: the standard deviation of the first
+    """The table's own sampling error (:func:`tools.tables.odds_build.bootstrap`: the standard deviation of the first
     dealer's chance at 0-0 over tables solved from resampled deals, and the largest over a grid of
     positions), or None with 3 players (no table)."""
     if players == 3:

@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.advice.discards import STRONG_THROWS
-from service.advice.odds import table_error
+from service.advice.odds import policy, table_error
 from service.advice.odds_deal import TIME_BUDGET, DealEstimate
-from service.advice.selfplay import POLICY
 
 MODEL = {"hidden_cards": STRONG_THROWS.name, "slip": STRONG_THROWS.slip}
 """How an estimate within a deal deals the cards the seat has not seen: as the strong level keeps and throws,
@@ -27,6 +26,6 @@ def odds_json(players: int, target: int, five: bool, dealer: int, scores: Sequen
     estimate made now states its time budget."""
     return {"players": players, "target": target, "five_and_two": five, "dealer": dealer, "scores": list(scores),
             "at": at, "seat": seat, "chances": list(e.chances), "standard_errors": list(e.standard_errors),
-            "method": e.method, "samples": e.samples, "games": games, "policy": POLICY,
+            "method": e.method, "samples": e.samples, "games": games, "policy": policy(),
             "model": MODEL if at == "now" else None, "table_error": table_error(players, target, five),
             "budget_seconds": TIME_BUDGET if at == "now" else None}

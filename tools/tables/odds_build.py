@@ -1,6 +1,6 @@
-"""Build the win-probability tables (offline): ``python -m service.advice.odds_build [--deals N]``.
+"""Build the win-probability tables (offline): ``python -m tools.tables.odds_build [--deals N]``.
 
-Writes ``data/odds.json`` (:mod:`.odds` reads it) and prints figures.  Needs
+Writes ``service/advice/data/odds.json`` (:mod:`service.advice.odds` reads it) and prints figures.  Needs
 numpy (the ``odds`` extra; the service reads the result without it).
 
 **The deals.**  For each table shape (``two``, ``five_and_two``, ``three``,
@@ -8,7 +8,7 @@ numpy (the ``odds`` extra; the service reads the result without it).
 the rules engine (:mod:`service.core.game`) by the computer opponent at
 every seat, each from a seeded pack, by the policy of :mod:`.selfplay`: the
 shipped strong level, its discards and its pegging.  Each deal is kept as
-what each seat pegged in the order it was pegged (:data:`.odds.Deal`).  The
+what each seat pegged in the order it was pegged (:data:`service.advice.odds.Deal`).  The
 bots score for points and never look at the board, so one sample of deals
 serves every score.  The deals are played on every local core
 (:class:`concurrent.futures.ProcessPoolExecutor`); each is seeded by its
@@ -61,7 +61,7 @@ import numpy as np
 from service.core.game import new_game
 from service.core.options import GameOptions, side_of
 
-from .odds import DATA, SCALE, TARGETS, Deal, encode_deals, pack, unpack
+from service.advice.odds import DATA, SCALE, TARGETS, Deal, encode_deals, pack, unpack
 from .selfplay import POLICY, finish_deal
 
 MODES = {"two": GameOptions(players=2), "five_and_two": GameOptions(players=2, five_and_two=True),
@@ -216,7 +216,7 @@ def build(deals: int | dict[str, int] | None = None, seed: str = "odds", log: Ca
                 errors[f"{mode}/{target}"] = bootstrap(sided, target, f"{seed}/{mode}/{target}/bootstrap", replicates)
             log(f"{mode}/{target}: solved in {time.perf_counter() - start:.1f} s {errors.get(f'{mode}/{target}', '')}")
     packed = {mode: pack(encode_deals(d)) for mode, d in samples.items()}
-    return {"about": "win-probability tables and the self-play deals they come from; see service/advice/odds_build.py",
+    return {"about": "win-probability tables and the self-play deals they come from; see tools/tables/odds_build.py",
             "deals": counts, "seed": seed, "policy": POLICY,
             "checksum": checksum(packed, tables), "samples": packed, "tables": tables,
             "table_errors": errors, "figures": figures(samples, tables)}

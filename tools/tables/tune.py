@@ -1,12 +1,12 @@
 """Compute the ``tuned`` crib tables by iterating best responses (offline).
 
-``python -m service.advice.tune [--hands N] [--seed S] [--out PATH]`` writes
+``python -m tools.tables.tune [--hands N] [--seed S] [--out PATH]`` writes
 ``data/tuned_crib.json`` and prints each iteration's largest change.
 
 The method, for each deal (``two``, ``five_and_two``, ``three``, ``four``):
 
 1. A fixed pool of seeded random deals of one seat (``--hands``), each with
-   every discard's exact hand mean over the starter (:func:`.discards.hand_outlook`).
+   every discard's exact hand mean over the starter (:func:`service.advice.discards.hand_outlook`).
 2. The crib value of two throws' classes together, ``X[p][q]``: fifteens,
    pairs and runs exact over the starter's rank (each rank weighted by the
    cards of it left in a 48-card pack); the flush and nobs exact over the
@@ -48,8 +48,8 @@ from typing import Any
 from service.core.cards import CARDS, JACK, RANK_SYMBOLS
 from service.core.engine import kernel
 
-from .crib_table import DATA, throw_class
-from .discards import hand_outlook
+from service.advice.crib_table import DATA, throw_class
+from service.advice.discards import hand_outlook
 
 MAX_ITERATIONS = 2000
 REDUCED_HANDS = 120
@@ -268,7 +268,7 @@ def build(hands: int = 4000, seed: str = "tuned-crib", log: Callable[[str], None
         own, opp, meta[mode] = _iterate(log, mode, 13, init1, respond1, pool5)
         tables[mode] = {"own": dict(zip(SINGLE_CLASSES, own)), "opponent": dict(zip(SINGLE_CLASSES, opp)),
                         "random": dict(zip(SINGLE_CLASSES, init1))}
-    return {"about": "expected crib values by thrown class; see service/advice/tune.py",
+    return {"about": "expected crib values by thrown class; see tools/tables/tune.py",
             "hands": hands, "seed": seed, "checksum": checksum(tables), "convergence": meta, "tables": tables}
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from service.core.cards import Card
 from service.core.game import Cut, GameAction, GameState, apply_action
 
-from .bot import seat_view, suggest
+from service.advice.bot import seat_view, suggest
 
 DISCARD_LEVEL, PLAY_LEVEL = "strong", "strong"
 POLICY = {"discard": DISCARD_LEVEL, "play": PLAY_LEVEL}
