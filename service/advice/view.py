@@ -19,6 +19,7 @@ from service.core.game import Count, Cut, Deal, GameState, Phase
 from service.core.game.actions import GameAction
 from service.core.game.hidden import Observation, of_state
 from service.core.game.observe import Viewer, seat_seen
+from service.core.options import GameOptions
 from service.core.play import Go, PlayCard
 
 
@@ -27,7 +28,6 @@ class SeatView:
     """What one seat sees of the deal in progress."""
 
     seat: int
-    players: int
     phase: Phase
     dealer: int
     pone: int
@@ -38,27 +38,46 @@ class SeatView:
     starter: Card | None
     plays: tuple[PlayCard | Go, ...]
     """The play so far (public)."""
-    tournament: bool
-    five_and_two: bool
     counting_crib: bool
-    deck_client: bool
     state_key: str
     """The game id and sequence number (seeds the advisor, reveals nothing)."""
     observation: Observation
     """What the seat knows of the deal, as the model of hidden cards reads it
     (:func:`service.core.game.hidden.of_state`)."""
-    scores: tuple[int, ...] = ()
+    scores: tuple[int, ...]
     """Each side's score now (the board is public)."""
-    target: int = 121
+    options: GameOptions
+    """The game's options (public): the deal's shape, the target, tournament and muggins rules; what the
+    view's other facts are read by, never copied beside it."""
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    @property
+    def target(self) -> int:
+        return self.options.target
+
+    @property
+    def tournament(self) -> bool:
+        return self.options.tournament
+
+    @property
+    def five_and_two(self) -> bool:
+        return self.options.five_and_two
+
+    @property
+    def deck_client(self) -> bool:
+        """Whether the table supplies the cards (a client deck): no bot deals or cuts."""
+        return self.options.deck == "client"
 
 
 def seat_view(state: GameState, seat: int) -> SeatView:
     pos = state.position
     sight = seat_seen(state, seat)
-    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), sight.hand,
-                    sight.discards, sight.starter, sight.plays, state.options.tournament,
-                    state.options.five_and_two, pos.counting_crib(), state.options.deck == "client",
-                    f"{state.game_id}/{state.seq}", of_state(state, seat), pos.scores, state.options.target)
+    return SeatView(seat, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), sight.hand, sight.discards,
+                    sight.starter, sight.plays, pos.counting_crib(), f"{state.game_id}/{state.seq}",
+                    of_state(state, seat), pos.scores, state.options)
 
 
 def observer_view(state: GameState, viewer: Viewer) -> SeatView:
@@ -72,11 +91,9 @@ def observer_view(state: GameState, viewer: Viewer) -> SeatView:
     seat = pos.dealer
     sight = seat_seen(state, seat)
     thrown = obs.thrown[seat]
-    return SeatView(seat, pos.players, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), obs.known[seat],
-                    thrown or (), pos.starter if obs.starter is not None else None, sight.plays,
-                    state.options.tournament, state.options.five_and_two, pos.counting_crib(),
-                    state.options.deck == "client", f"{state.game_id}/{state.seq}", obs, pos.scores,
-                    state.options.target)
+    return SeatView(seat, pos.phase, pos.dealer, pos.pone, tuple(pos.to_act()), obs.known[seat], thrown or (),
+                    pos.starter if obs.starter is not None else None, sight.plays, pos.counting_crib(),
+                    f"{state.game_id}/{state.seq}", obs, pos.scores, state.options)
 
 
 def routine_action(v: SeatView) -> GameAction | None:
