@@ -100,7 +100,7 @@ class PointsReply:
             shift += 4
         now = count + kernel.RANK_VALUE[rank]
         same, run, kept = kernel.lay(seq, rank)
-        pts = kernel.count_points(now) + kernel.PAIR_POINTS[same] + run
+        pts = kernel.card_points(same, run, now)
         if turn == 0:
             p0 += pts
         else:

@@ -101,11 +101,19 @@ def lay(seq: int, rank: int) -> tuple[int, int, int]:
     return same, run, ((seq << 4) | rank) & ((1 << (4 * keep)) - 1)
 
 
+def card_points(same: int, run: int, count: int) -> int:
+    """What a card pegs in the play that ends ``same`` cards of one rank and a run of ``run`` (as
+    :func:`lay` says) and brings the count to ``count``: fifteen or thirty-one, the pair, pair royal or
+    double pair royal, the run (no go or last-card point: that depends on the others).  The one home
+    of this sum: the play, its searches and the reply model all add it here."""
+    return count_points(count) + PAIR_POINTS[same] + run
+
+
 def peg_points(seq: int, rank: int, count: int) -> int:
     """Everything a card of ``rank`` pegs when laid on ``seq``, bringing the count to ``count``
     (no go or last-card point: that depends on the others)."""
     same, run, _ = lay(seq, rank)
-    return count_points(count) + PAIR_POINTS[same] + run
+    return card_points(same, run, count)
 
 
 def pegs(cards: tuple[int, ...], count: int) -> tuple[int, int, int]:
@@ -593,7 +601,7 @@ class Search:
                 low = (1 << (4 * (i - 1))) - 1
                 rest = (hand & low) | ((hand >> (4 * i)) << (4 * (i - 1)))
                 v = self._after(others | (rest << at), turn, now, kept, passed, turn)
-                v += (count_points(now) + PAIR_POINTS[same] + run) << mine
+                v += card_points(same, run, now) << mine
             else:
                 # no card fits: go
                 rank = 0
@@ -643,7 +651,7 @@ def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, coun
                 continue
             now = count + RANK_VALUE[rank]
             same, run, _ = lay(seq, rank)
-            p = count_points(now) + PAIR_POINTS[same] + run
+            p = card_points(same, run, now)
             if p >= best_pts:  # ranks ascend: the higher rank wins a tie
                 best = rank
                 best_pts = p
@@ -787,7 +795,7 @@ class WinSearch:
                 prev = rank
                 now = count + RANK_VALUE[rank]
                 same, run, kept = lay(seq, rank)
-                pts = count_points(now) + PAIR_POINTS[same] + run
+                pts = card_points(same, run, now)
                 low = (1 << (4 * (i - 1))) - 1
                 rest = (hand & low) | ((hand >> (4 * i)) << (4 * (i - 1)))
                 if mover == 0:
@@ -925,12 +933,11 @@ def lay_card(k: DealState, players: int, sides: tuple[int, ...], target: int, se
     before: tuple[int, ...] = k[7]
     count: int = k[6] + VALUE[card]
     same, run, _ = lay(rank_sequence(before), RANK[card])
-    points = count_points(count)
     hands: list[tuple[int, ...]] = list(k[10])
     hands[seat] = tuple([c for c in hands[seat] if c != card])
     held = tuple(hands)
     turn, reset, go_to = after(players, seat, count, _holding(held), k[8], seat)
-    total = points + PAIR_POINTS[same] + run + (GO_POINTS if go_to >= 0 else 0)
+    total = card_points(same, run, count) + (GO_POINTS if go_to >= 0 else 0)
     pegs: tuple[int, ...] = k[14]
     scores: tuple[int, ...] = k[12]
     if total:
@@ -939,7 +946,7 @@ def lay_card(k: DealState, players: int, sides: tuple[int, ...], target: int, se
             return None
         pegs, scores = moved, _added(scores, seat, total)
     nxt = _play_on(k, turn, reset, count, before + (card,), k[8], seat, held, k[11] + (card,), scores, pegs)
-    return nxt, count, points, same, run, go_to, reset
+    return nxt, count, count_points(count), same, run, go_to, reset
 
 
 def say_go(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int) -> PlayStep | None:
