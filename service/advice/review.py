@@ -23,9 +23,9 @@ The decisions:
 * **count** / **claim** -- a claim the rules judge (muggins, muggins in the play,
   tournament rules): the best claim is the true count, and the loss is what the
   claim cost the seat's side on the board (points missed, muggins to the opponent,
-  a false claim of game's set back), read from the game engine itself, its chance
-  the board's (:class:`_Board`: the win-probability table at the start of the
-  deal, the points moved onto the other sides' scores).
+  a false claim of game's set back), read from the game engine itself, and each
+  claim's chance that of the position it reached, by the same evaluation
+  (:class:`_Chance`); a forced play's or go's likewise.
 
 A deal, a cut and a count whose claim the rules do not judge decide nothing; a
 decision with one legal action is listed as forced and left out of the rates.
@@ -41,14 +41,14 @@ from typing import Any, cast
 from service.core.claims import NOT_CLAIMABLE
 from service.core.errors import MalformedError
 from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, Go, Phase, PlayCard, apply_action,
-                               deal_steps, legal_actions, record_start)
+                               deal_steps, legal_actions, record_start, result)
 from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.game.hidden import ThrowModel
 from service.core.options import GameOptions, side_of
 
 from . import bot, odds
 from .discards import analyse_discards
-from .evaluate import evaluate
+from .evaluate import evaluate, position_value
 from .luck import cut_luck, dealt_luck
 from .pegging import MIN_WORLDS
 from .view import SeatView
@@ -75,7 +75,7 @@ ODDS_SEED = 0
 """The seed of the evaluation's worlds: ``POST /v1/odds``'s default, so that a decision's chance is the
 one that operation answers."""
 THREE_PLAYER_GAMES = 400
-"""Games each 3-player board of a review is played out (:class:`_Board`)."""
+"""Games each 3-player board of a review is played out (:class:`_Chance`)."""
 TIE = 1e-9
 """A loss smaller than this is none: the taken action is as good as the best."""
 
@@ -108,7 +108,8 @@ class Decision:
     forced: bool
     category: str
     worlds: int = 0
-    """The worlds of the hidden cards the values are means over (0: a claim, valued on the board)."""
+    """The worlds of the hidden cards the values are means over (a claim's and a forced play's: of the
+    positions they reached; 0 where those are a deal's start or the game's end, read from the board)."""
 
     @property
     def loss_points(self) -> float:
@@ -267,47 +268,47 @@ def _net(before: GameState, after: GameState, side: int) -> int:
     return moved[side] - (sum(moved) - moved[side])
 
 
-class _Board:
-    """The chance of winning of a deal's board, shifted by points (see docs/review.md).
+class _Chance:
+    """A side's chance of winning from a position the review reached by an action, by the one evaluation:
+    within a deal :func:`.evaluate.position_value` from the seat's view (the same seed and worlds for
+    every action of one decision: they differ by what the action did, not by the draws), at a deal's start
+    the win-probability table (3 players: :func:`.odds.simulate` from one seed a deal, common random
+    numbers, so that two boards of one decision are not told apart by the simulation's noise)."""
 
-    Until the evaluation engine values each action's chance of winning, an action's
-    chance is read from the win-probability table (:func:`.odds.board_odds`) at the
-    start of the deal it is in, its side's score moved by the action's expected points
-    against the best action's: a loss of net points (its side's less the others') is
-    the others' gain (linear between whole points).  With 3 players there is
-    no table: each deal's positions are played out by :func:`.odds.simulate` from one
-    seed (common random numbers), so that their differences are not lost in the
-    simulation's noise."""
+    def __init__(self, options: GameOptions, game_id: str, model: ThrowModel | None) -> None:
+        self.options, self.game_id = options, game_id
+        self.model = bot.STRONG.model if model is None else model
+        self._boards: dict[tuple[int, ...], tuple[float, ...]] = {}
 
-    def __init__(self, options: GameOptions) -> None:
-        self.options = options
-        self._chances: dict[tuple[int, ...], tuple[float, ...]] = {}
-
-    def _at(self, start: GameState, scores: list[int]) -> tuple[float, ...]:
+    def _board(self, state: GameState) -> tuple[float, ...]:
         o = self.options
-        key = (start.deal, *scores)
-        hit = self._chances.get(key)
+        scores = tuple(front for front, _ in state.pegs)
+        over = result(state)
+        if over is not None:
+            return tuple(1.0 if s == over.winner else 0.0 for s in range(o.sides))
+        key = (state.deal, state.dealer, *scores)
+        hit = self._boards.get(key)
         if hit is None:
-            if o.players == 3 and max(scores) < o.target:
-                hit = odds.simulate(3, o.target, scores, start.dealer, THREE_PLAYER_GAMES, odds.deals("three"),
-                                    f"review/{start.game_id}/{start.deal}").chances
+            if o.players == 3:
+                hit = odds.simulate(3, o.target, list(scores), state.dealer, THREE_PLAYER_GAMES, odds.deals("three"),
+                                    f"review/{self.game_id}/{state.deal}").chances
             else:
-                hit = odds.board_odds(o.players, o.target, scores, start.dealer, o.five_and_two)
-            self._chances[key] = hit
+                hit = odds.board_odds(o.players, o.target, scores, state.dealer, o.five_and_two)
+            self._boards[key] = hit
         return hit
 
-    def win(self, start: GameState, side: int, loss: float) -> float:
-        """``side``'s chance at the start of ``start``'s deal after a ``loss`` of net points: the
-        other sides' scores each moved up by their share of it (a score cannot go below 0)."""
-        share = loss / (len(start.pegs) - 1)
-        low = int(share // 1)
-        frac = share - low
-
-        def at(up: int) -> float:
-            scores = [front if s == side else front + up for s, (front, _) in enumerate(start.pegs)]
-            return self._at(start, scores)[side]
-
-        return at(low) if not frac else (1 - frac) * at(low) + frac * at(low + 1)
+    def of(self, state: GameState, seat: int, samples: int, action: GameAction | None = None) -> tuple[float, int]:
+        """``seat``'s side's chance from ``state`` as the seat sees it (after ``action`` of its, if given;
+        else where it is to act, after its strong level's), and the worlds it is a mean over (0: a deal's
+        start or the game's end, read from the board)."""
+        side = self.options.side_of(seat)
+        if result(state) is not None or state.phase is Phase.DEAL:
+            return self._board(state)[side], 0
+        v = bot.seat_view(state, seat)
+        if action is None and seat in v.to_act:
+            action = bot.suggest(v, "strong").action
+        e = position_value(v, seed=ODDS_SEED, samples=samples, model=self.model, action=action, lead_search=False)
+        return e.chances[side], e.worlds
 
 
 def _judged(state: GameState, action: GameAction) -> bool:
@@ -355,10 +356,9 @@ class _Reviewer:
         share = min(1.0, TYPICAL_PLAYS / max(1, plays))
         self.play_samples = max(MIN_WORLDS, round(SAMPLES * share))
         self.refine = round(DISCARD_REFINE * share)
-        self.board = _Board(options)
+        self.chance = _Chance(options, game_id, model)
         self.decisions: list[Decision] = []
         self.deals: list[DealLuck] = []
-        self._deal_start: GameState | None = None
 
     def _values(self, state: GameState, seat: int,
                 taken: GameAction | None = None) -> tuple[list[tuple[GameAction, float, float]], int]:
@@ -368,15 +368,15 @@ class _Reviewer:
                                    0 if self.samples else self.refine, taken)
         return decision_values(state, seat, self.samples or self.play_samples, self.model)
 
-    def _on_the_board(self, state: GameState, seat: int,
-                      values: list[tuple[GameAction, float]]) -> list[tuple[GameAction, float, float]]:
-        """Points valued by the board at the deal's start (:class:`_Board`)."""
-        side = self.options.side_of(seat)
-        start = self._deal_start or state
-        best = max(p for _, p in values)
-        best_win = self.board.win(start, side, 0.0)
-        # a simulated board (3 players) may be a little off monotone: a loss never gains
-        return [(a, p, min(best_win, self.board.win(start, side, best - p))) for a, p in values]
+    def _after(self, state: GameState, seat: int,
+               values: list[tuple[GameAction, GameState, float]]) -> tuple[list[tuple[GameAction, float, float]], int]:
+        """Actions valued by the positions they reach (action, the state after it, its net points), the
+        first the best: each one's chance by :class:`_Chance`, a loss never gaining (the draws are common
+        to all, but a simulated board with 3 players may be a little off monotone)."""
+        chances = [self.chance.of(after, seat, self.play_samples) for _, after, _ in values]
+        best = chances[0][0]
+        return ([(a, p, best if i == 0 else min(best, c)) for i, ((a, _, p), (c, _)) in enumerate(zip(values, chances))],
+                max(w for _, w in chances))
 
     def _decision(self, index: int, state: GameState, after: GameState, seat: int, kind: str,
                   taken: GameAction, values: list[tuple[GameAction, float, float]], forced: bool,
@@ -387,10 +387,10 @@ class _Reviewer:
             taken_points, taken_win = mine[0]
         else:
             # Not among the valued actions: a go while holding a card that fits (a renege under
-            # tournament rules), valued at what its penalty cost on the board (a lower bound).
+            # tournament rules), valued by the position it reached, its penalty paid.
             penalty = -_net(state, after, self.options.side_of(seat))
-            (_, _, won), (_, _, lost) = self._on_the_board(state, seat, [(best_action, 0.0), (taken, -penalty)])
-            taken_points, taken_win = best_points - penalty, max(0.0, best_win - (won - lost))
+            reached, _ = self.chance.of(after, seat, self.play_samples)
+            taken_points, taken_win = best_points - penalty, min(best_win, reached)
         if taken_win >= best_win - TIE and taken_points >= best_points - TIE:
             best_action, best_points, best_win = taken, taken_points, taken_win
         self.decisions.append(Decision(index, state.deal, seat, kind, taken, best_action,
@@ -401,7 +401,6 @@ class _Reviewer:
              events: list[GameEvent]) -> None:
         kind = type(action)
         if kind is Deal:
-            self._deal_start = before
             self._luck = _LuckOfDeal(before, action)
         elif kind is Discard:
             values, worlds = self._values(before, action.seat, action)
@@ -412,8 +411,10 @@ class _Reviewer:
             if len(legal_actions(before.position, action.seat)) > 1:
                 values, worlds = self._values(before, action.seat)
                 forced = False
-            else:  # nothing to decide: its chance is the board's (the review's rates leave it out)
-                values, worlds, forced = self._on_the_board(before, action.seat, [(card, 0.0)]), 0, True
+            else:  # nothing to decide (the review's rates leave it out): its chance is the position's after it
+                # over the fewest worlds a decision takes: it flags nothing, and forced plays are a third of all
+                win, worlds = self.chance.of(before, action.seat, MIN_WORLDS, card)
+                values, forced = [(card, 0.0, win)], True
             self._decision(index, before, after, action.seat, "play" if kind is PlayCard else "go", card, values,
                            forced, worlds)
         if _judged(before, action):
@@ -427,10 +428,10 @@ class _Reviewer:
         side = self.options.side_of(seat)
         best = _true_claim(before, action)
         best_after, _ = apply_action(before, best)
-        values = self._on_the_board(before, seat, [(best, float(_net(before, best_after, side))),
-                                                   (action, float(_net(before, after, side)))])
+        values, worlds = self._after(before, seat, [(best, best_after, float(_net(before, best_after, side))),
+                                                    (action, after, float(_net(before, after, side)))])
         self._decision(index, before, after, seat, "count" if type(action) is Count else "claim", action, values,
-                       False)
+                       False, worlds)
 
     def summaries(self) -> tuple[SeatSummary, ...]:
         out = []
