@@ -8,6 +8,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from helpers_advice import twin_deals
 
 import service.advice.bot as bot_module
 from service.advice import bot
@@ -100,20 +101,6 @@ def test_the_bot_sees_only_its_own_cards(monkeypatch_samples):
         sb, _ = apply_action(sb, Deal(0, b, ()))
         va, vb = bot.seat_view(sa, 1), bot.seat_view(sb, 1)
         assert va == vb  # so the bot, a function of the view alone, cannot tell them apart
-
-
-def twin_deals(rng, start):
-    """Two deals from ``start()`` alike in all seat 1 sees (its six cards; the starter, returned) but not
-    in seat 0's cards and discards, seat 0 having thrown: (starter, [state, state])."""
-    from service.core.game import Discard
-    cards = [CARDS[c] for c in rng.sample(range(52), 52)]
-    mine, starter = tuple(cards[6:12]), cards[40]
-    states = []
-    for theirs in (tuple(cards[0:6]), tuple(cards[20:26])):
-        s, _ = apply_action(start(), Deal(0, (theirs, mine), ()))
-        s, _ = apply_action(s, Discard(0, theirs[:2]))
-        states.append(s)
-    return starter, states
 
 
 def test_the_bot_plays_the_same_whatever_the_hidden_cards(monkeypatch_samples):

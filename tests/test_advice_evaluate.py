@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_advice_bot import twin_deals
+from helpers_advice import twin_deals
 
 from service.advice import bot
 from service.advice.evaluate import action_values, view_values

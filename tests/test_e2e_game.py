@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 from gunicorn_server import gunicorn
-from test_http_games import (
+from helpers_games import (
     ADVANCE, MAX_TOKEN_CHARS, REPLAY, START, VIEW, Tally, cards_in, check_game_response, check_result,
     check_view_cards, hidden_cards, open_sealed, play_game, public_events,
 )

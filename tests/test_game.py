@@ -20,12 +20,14 @@ import copy
 import hashlib
 import itertools
 import struct
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import orjson
 import pytest
+from helpers_game_scripts import (C, COUNT, CUT, DEAL, DEAL_2, DISCARD, GAME_ID, GO, PLAY, PLAY_2, SETUP_2,
+                                  at_deal_start, at_show, client, cs, fronts, kinds, of_type, pegs, run, shifted,
+                                  start)
 
-from service.core.cards import Card
 from service.core.errors import CribbageError, DuplicateCardError, IllegalError, MalformedError
 from service.core.game import (
     Count,
@@ -48,7 +50,6 @@ from service.core.game import (
     notation,
     parse_action,
     replay_record,
-    restore,
     result,
 )
 from service.core.game.deck import pack
@@ -58,136 +59,10 @@ from service.boundary.events import event_json
 from service.boundary.options import options_from_json
 from service.core.options import GameOptions, Loser, Outcome, outcome
 
-# -- helpers -------------------------------------------------------------------
-
-
-def C(text: str) -> Card:
-    return Card.parse(text)
-
-
-def cs(text: str) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in text.split())
-
-
-def DEAL(seat: int, *hands: str, crib: str = "") -> Deal:
-    return Deal(seat, tuple(cs(h) for h in hands), cs(crib))
-
-
-def DISCARD(seat: int, cards: str) -> Discard:
-    return Discard(seat, cs(cards))
-
-
-def CUT(seat: int, starter: str | None = None) -> Cut:
-    return Cut(seat, C(starter) if starter is not None else None)
-
-
-def PLAY(seat: int, card: str, claim: int | None = None) -> PlayCard:
-    return PlayCard(seat, C(card), claim)
-
-
-def GO(seat: int, claim: int | None = None) -> Go:
-    return Go(seat, claim)
-
-
-def COUNT(seat: int, claim: int | None = None) -> Count:
-    return Count(seat, claim)
-
-
-def pegs(state: GameState) -> tuple[tuple[int, int], ...]:
-    return state.position.pegs
-
-
-def fronts(state: GameState) -> tuple[int, ...]:
-    return tuple(f for f, _ in state.position.pegs)
-
-
-Script = Sequence[tuple[GameAction, Sequence[int]]]
-
-
-def shifted(script: Script, start: Sequence[int]) -> list[tuple[GameAction, tuple[int, ...]]]:
-    """The script from a position whose fronts are ``start`` instead of 0."""
-    return [(a, tuple(e + s for e, s in zip(expected, start))) for a, expected in script]
-
-
-def run(state: GameState, script: Iterable[tuple[GameAction, Sequence[int]]]
-        ) -> tuple[GameState, list[GameEvent]]:
-    """Apply each action, checking the fronts after it; returns the last state and all events."""
-    events: list[GameEvent] = []
-    sides = state.options.sides
-    for i, (action, expected) in enumerate(script):
-        before = state
-        state, evs = apply_action(state, action)
-        events.extend(evs)
-        assert fronts(state) == tuple(expected), f"step {i}: {notation(action)}: {pegs(state)}"
-        moved = [0] * sides
-        for e in evs:
-            for s in e.scores:
-                moved[state.options.side_of(s.seat)] += s.points
-        for side, ((f0, b0), (f1, b1)) in enumerate(zip(pegs(before), pegs(state))):
-            assert moved[side] == f1 - f0, f"step {i}: side {side}: events {moved[side]}, pegs {f1 - f0}"
-            assert b1 <= f1
-            if f1 == f0:
-                assert b1 == b0, f"step {i}: side {side} did not score but its back peg moved"
-            else:  # one peg move per side per action: the back peg is the old front
-                assert b1 == f0, f"step {i}: side {side}: back peg {b1}, the front was {f0}"
-    return state, events
-
-
-def kinds(event: GameEvent) -> list[tuple[int, str, int]]:
-    return [(s.seat, s.kind, s.points) for s in event.scores]
-
-
-def of_type(events: list[GameEvent], kind: str) -> list[GameEvent]:
-    return [e for e in events if e.type == kind]
-
-
-def client(players: int = 2, **kw: object) -> GameOptions:
-    return GameOptions(players=players, deck="client", **kw)  # type: ignore[arg-type]
-
-
-def start(options: GameOptions, dealer: int = 0) -> GameState:
-    state, events = new_game(options, dealer=dealer)
-    assert events == []
-    return state
-
-
-GAME_ID = "0123456789abcdef" * 2
-
-
-def at_deal_start(options: GameOptions, start_pegs: tuple[tuple[int, int], ...]) -> GameState:
-    """The start of a later deal (deal players + 1, dealt by seat 0 again, the
-    first dealer) with the pegs ``start_pegs``, restored as a client would send it."""
-    n = options.players
-    return restore(GAME_ID, options, 0, None, n + 1, 0, start_pegs, 30 * n, "ab" * 32, ())
-
-
 # -- two players: one full hand ------------------------------------------------
 #
-# Dealer seat 0, pone seat 1.
-#   seat 0 is dealt 5H 5D 5C JS KH QH and lays away KH QH -> keeps 5H 5D 5C JS
-#   seat 1 is dealt AC 2C 3C 4C 6D 7D and lays away 6D 7D -> keeps AC 2C 3C 4C
-#   crib 6D 7D KH QH; starter 5S (the 29 hand for the dealer).
-
-DEAL_2 = DEAL(0, "5H 5D 5C JS KH QH", "AC 2C 3C 4C 6D 7D")
-
-SETUP_2 = [
-    (DEAL_2, (0, 0)),
-    (DISCARD(1, "6D 7D"), (0, 0)),
-    (DISCARD(0, "KH QH"), (0, 0)),
-]
-
-PLAY_2 = [
-    (CUT(1, "5S"), (0, 0)),          # not a jack: no heels
-    (PLAY(1, "AC"), (0, 0)),         # 1
-    (PLAY(0, "5H"), (0, 0)),         # 6
-    (PLAY(1, "2C"), (0, 0)),         # 8   (A 5 2: no run)
-    (PLAY(0, "5D"), (0, 0)),         # 13  (previous card 2C: no pair)
-    (PLAY(1, "3C"), (0, 0)),         # 16  (2 5 3: no run)
-    (PLAY(0, "5C"), (0, 0)),         # 21  (5 3 5: no run, 3C between the fives: no pair)
-    (PLAY(1, "4C"), (0, 3)),         # 25  last three 3C 5C 4C = run of 3 -> 3
-    (GO(0), (0, 4)),                 # JS would make 35: go; seat 1 is out -> go point to seat 1
-    (PLAY(0, "JS"), (1, 4)),         # 10, the last card of the hand -> 1
-]
+# The hand (DEAL_2, SETUP_2, PLAY_2) is in tests/helpers_game_scripts.py: dealer seat 0;
+# seat 0 keeps 5H 5D 5C JS, seat 1 keeps AC 2C 3C 4C; crib 6D 7D KH QH; starter 5S.
 
 SHOW_2 = [
     # pone: AC 2C 3C 4C + 5S: fifteen A+2+3+4+5 (2), run of five (5), hand flush (4) = 11
@@ -381,25 +256,9 @@ def test_his_heels_win_with_a_skunk() -> None:
 
 # -- the game ends mid-show ----------------------------------------------------------
 
-# The play of PLAY_2 pegs 1 for seat 0 and 4 for seat 1.
-PLAY_2_POINTS = (1, 4)
-
-
-def _at_show(options: GameOptions, show_pegs: tuple[tuple[int, int], ...] | None = None) -> GameState:
-    """The show of the scripted hand; ``show_pegs`` are the pegs wanted when it begins
-    (the deal starts 1 and 4 below them, and the play pegs those)."""
-    if show_pegs is None:
-        g, _ = run(start(options), SETUP_2 + PLAY_2)
-    else:
-        begin = tuple((f - p, b) for (f, b), p in zip(show_pegs, PLAY_2_POINTS))
-        g, _ = run(at_deal_start(options, begin), shifted(SETUP_2 + PLAY_2, [f for f, _ in begin]))
-        assert fronts(g) == tuple(f for f, _ in show_pegs)
-    assert g.phase == "show" and g.to_act() == [1]
-    return g
-
 
 def test_pone_pegs_out_in_the_show_before_the_dealer_counts() -> None:
-    g = _at_show(client(), ((100, 90), (110, 100)))
+    g = at_show(client(), ((100, 90), (110, 100)))
     g, events = apply_action(g, COUNT(1))
     # pone 110 + 11 = 121: out; the dealer's 29 and the crib are never counted
     assert fronts(g) == (100, 121)
@@ -415,7 +274,7 @@ def test_pone_pegs_out_in_the_show_before_the_dealer_counts() -> None:
 
 
 def test_show_stops_scoring_at_the_item_that_reaches_the_target() -> None:
-    g = _at_show(client(), ((100, 90), (115, 100)))
+    g = at_show(client(), ((100, 90), (115, 100)))
     g, events = apply_action(g, COUNT(1))
     # fifteen 2 (117), run of five 5 (122: out); the flush (4) is after the end
     assert kinds(events[0]) == [(1, "fifteen", 2), (1, "run", 5)]
@@ -424,7 +283,7 @@ def test_show_stops_scoring_at_the_item_that_reaches_the_target() -> None:
 
 
 def test_dealer_pegs_out_with_his_hand_before_the_crib() -> None:
-    g = _at_show(client(), ((95, 90), (20, 10)))
+    g = at_show(client(), ((95, 90), (20, 10)))
     g, _ = run(g, [(COUNT(1), (95, 31))])
     g, events = apply_action(g, COUNT(0))
     # 95 + 8 fifteens (16) = 111, then a pair at a time: 113 115 117 119 121: out at the
@@ -743,7 +602,7 @@ def test_game_to_61_at_60_needs_one_more() -> None:
 
 
 def test_muggins_in_the_show() -> None:
-    g = _at_show(client(muggins=True))
+    g = at_show(client(muggins=True))
     assert fronts(g) == (1, 4)
     g, events = run(g, [
         # pone made 11, claims 8: pegs 8, the dealer calls muggins for the 3 missed
@@ -761,14 +620,14 @@ def test_muggins_in_the_show() -> None:
 
 
 def test_muggins_overclaim_is_not_scored() -> None:
-    g = _at_show(client(muggins=True))
+    g = at_show(client(muggins=True))
     g, events = apply_action(g, COUNT(1, claim=20))
     assert fronts(g) == (1, 15)  # 11, not 20
     assert all(s.kind != "muggins" for s in events[0].scores)
 
 
 def test_no_muggins_unless_switched_on() -> None:
-    g = _at_show(client())
+    g = at_show(client())
     g, _ = apply_action(g, COUNT(1, claim=2))
     assert fronts(g) == (1, 15)  # the claim is ignored: 11 pegged
 
@@ -797,7 +656,7 @@ def test_muggins_in_the_show_only_ignores_play_claims() -> None:
 
 
 def test_claims_out_of_range_are_malformed() -> None:
-    g = _at_show(client(muggins=True))
+    g = at_show(client(muggins=True))
     for claim in (-1, 30):
         with pytest.raises(MalformedError):
             check(g.position, COUNT(1, claim=claim))
@@ -909,7 +768,7 @@ def test_game_double_skunk_and_lurch_results() -> None:
 def test_next_first_dealer() -> None:
     # first dealer 0; the pone (seat 1) pegs out in the show, seat 0 loses
     for opts, expected in (({"loser_deals_first": True}, 0), ({}, 1)):
-        g = _at_show(client(**opts), ((100, 90), (110, 100)))
+        g = at_show(client(**opts), ((100, 90), (110, 100)))
         g, _ = apply_action(g, COUNT(1))
         assert result(g).winner == 1 and result(g).next_first_dealer == expected
 

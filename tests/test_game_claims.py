@@ -2,19 +2,20 @@
 an under-claim stands (ACC 8.3), an over-claim into the game hole is a false claim
 of game (ACC 8.4.b), and a claim of 19 for a hand is a hand of nothing.
 
-The scripted hand of test_game.py: at the show the pone (seat 1) holds
-AC 2C 3C 4C with the 5S starter, 11 points (fifteen 2, run of five 5, flush 4).
+The scripted hand of test_game.py (tests/helpers_game_scripts.py): at the show the
+pone (seat 1) holds AC 2C 3C 4C with the 5S starter, 11 points (fifteen 2, run of
+five 5, flush 4).
 """
 
 from __future__ import annotations
 
-from test_game import COUNT, PLAY, SETUP_2, PLAY_2, _at_show, client, fronts, kinds, run, start
+from helpers_game_scripts import COUNT, PLAY, SETUP_2, PLAY_2, at_show, client, fronts, kinds, run, start
 
 from service.core.game import apply_action, result
 
 
 def test_acc_8_3_under_claim_stands_under_tournament_rules() -> None:
-    g = _at_show(client(tournament=True))
+    g = at_show(client(tournament=True))
     assert fronts(g) == (1, 4)
     g, events = apply_action(g, COUNT(1, claim=8))
     assert fronts(g) == (1, 12)  # 8 pegged, 3 lost: no muggins without the switch
@@ -22,16 +23,16 @@ def test_acc_8_3_under_claim_stands_under_tournament_rules() -> None:
 
 
 def test_without_tournament_rules_or_muggins_a_claim_is_ignored() -> None:
-    g = _at_show(client())
+    g = at_show(client())
     g, _ = apply_action(g, COUNT(1, claim=8))
     assert fronts(g) == (1, 15)
 
 
 def test_a_claim_of_nineteen_is_a_zero_hand() -> None:
-    g = _at_show(client(tournament=True))
+    g = at_show(client(tournament=True))
     g, _ = apply_action(g, COUNT(1, claim=19))
     assert fronts(g) == (1, 4)
-    g = _at_show(client(muggins=True))
+    g = at_show(client(muggins=True))
     g, events = apply_action(g, COUNT(1, claim=19))
     assert fronts(g) == (12, 4) and kinds(events[0]) == [(0, "muggins", 11)]
 
@@ -39,7 +40,7 @@ def test_a_claim_of_nineteen_is_a_zero_hand() -> None:
 def test_acc_8_4_b_false_claim_of_game_in_a_game() -> None:
     """The pone on 105 claims 20 (to 125) for the 11 hand: put back to 116, the dealer
     receives 121 - 116 = 5 (100 -> 105), the pone is set back 15 to 101."""
-    g = _at_show(client(tournament=True), ((100, 90), (105, 100)))
+    g = at_show(client(tournament=True), ((100, 90), (105, 100)))
     g, events = apply_action(g, COUNT(1, claim=20))
     assert fronts(g) == (105, 101)
     assert kinds(events[0])[-2:] == [(0, "false_claim_of_game", 5), (1, "set_back", 15)]
@@ -49,14 +50,14 @@ def test_acc_8_4_b_false_claim_of_game_in_a_game() -> None:
 
 def test_false_claim_of_game_award_can_win_for_the_opponent() -> None:
     """The dealer on 118 receives the 5: he reaches 121 and wins; the set back is not pegged."""
-    g = _at_show(client(tournament=True), ((118, 100), (105, 100)))
+    g = at_show(client(tournament=True), ((118, 100), (105, 100)))
     g, events = apply_action(g, COUNT(1, claim=20))
     assert g.phase == "over" and result(g).winner == 0
     assert kinds(events[0])[-1] == (0, "false_claim_of_game", 5)
 
 
 def test_an_over_claim_that_really_goes_out_is_only_corrected() -> None:
-    g = _at_show(client(tournament=True), ((100, 90), (112, 100)))  # 112 + 11 = 123: out
+    g = at_show(client(tournament=True), ((100, 90), (112, 100)))  # 112 + 11 = 123: out
     g, _ = apply_action(g, COUNT(1, claim=20))
     assert g.phase == "over" and result(g).winner == 1
 

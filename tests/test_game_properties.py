@@ -36,6 +36,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from reference.show import reference_total_fast
 
 from service.core.cards import CARDS, Card
 from service.core.errors import DuplicateCardError, IllegalError, MalformedError
@@ -65,7 +66,6 @@ from service.boundary.views import view_json
 from service.core.game.observe import events_seen
 from service.core.options import GameOptions
 from service.seal import Sealer
-from test_show_properties import reference_total_fast
 
 SEALER = Sealer("x" * 32)
 MAX_JSON_BYTES = 2048
@@ -430,7 +430,7 @@ def check_claims(before: GameState, action: GameAction, after: GameState, events
         pos = before.position
         is_crib = pos.shown == o.players
         cards = pos.crib if is_crib else pos.hands[action.seat]
-        # the reference scorer of test_show_properties.py (written from docs/rules.md)
+        # the reference scorer of tests/reference/show.py (written from docs/rules.md)
         assert own == reference_total_fast(cards, pos.starter, crib=is_crib)
         assert base[o.side_of(action.seat)] == own and sum(base) == own
 

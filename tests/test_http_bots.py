@@ -5,7 +5,7 @@ played the old way, one bot action at a time (POST /v1/games/suggest, then
 /v1/games/advance), by a reference loop written here; a run stops where a
 human seat must act, at max_actions, at a deal's end when asked, at game
 over; in a sealed game no answer shows a card its reader may not see (the
-test holds the secret and opens every token: tests/test_http_games.py's
+test holds the secret and opens every token: tests/helpers_games.py's
 hidden_cards states the rules independently of the service); every bad
 request is a 4xx problem naming the field.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import falcon.testing
 import pytest
 from conftest import fields, problem
-from test_http_games import cards_in, check_event, hidden_cards, open_sealed
+from helpers_games import cards_in, check_event, hidden_cards, open_sealed
 
 from service.app import create_app
 from service.boundary.state import state_to_json

@@ -11,7 +11,7 @@ import random
 import falcon.testing
 import pytest
 from conftest import fields, problem
-from test_http_games import REPLAY, REPLAY_KEYS, VIEW_KEYS, client_post, play_game
+from helpers_games import REPLAY, REPLAY_KEYS, VIEW_KEYS, client_post, play_game
 
 from service.app import create_app
 

@@ -23,7 +23,7 @@ from conftest import fields, problem
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from test_http_games import (
+from helpers_games import (
     ADVANCE, MAX_TOKEN_CHARS, START, VIEW, cards_in, check_event, check_game_response,
     check_view_cards, client_post, hidden_cards, open_sealed, play_sealed_game,
     shake_deal, token_header,

@@ -5,8 +5,8 @@ the reference) and the compiled one (the installed ``cribbage_kernel`` when it w
 built from this kernel.py, else one built by mypyc into a temporary directory for
 this run; skipped, with the reason in the summary, when none can be built).  The
 expectations come from the references written from RULES.md in
-``test_show_properties.py`` (the show: subsets by bit mask, pairs by rank,
-runs by streak) and ``test_play_properties.py`` (what a card pegs from the
+``tests/reference/show.py`` (the show: subsets by bit mask, pairs by rank,
+runs by streak) and ``tests/reference/play.py`` (what a card pegs from the
 count's tail; the play refereed seat by seat), never from the kernel itself:
 exhaustively where small, on hypothesis's random deals elsewhere.
 """
@@ -28,8 +28,8 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_play_properties import Referee, _cards_for, _rank_sequences, ref_peg
-from test_show_properties import _deal_for, reference_rank_points, reference_total_fast
+from reference.play import Referee, cards_for, rank_sequences, ref_peg
+from reference.show import deal_for, reference_rank_points, reference_total_fast
 
 from service.core import engine
 from service.core import kernel as interpreted
@@ -103,8 +103,8 @@ def kernel_peg(k: ModuleType, count_cards: list[Card]) -> Counter:
 
 def test_every_count_of_up_to_four_cards_pegs_as_the_reference(k: ModuleType) -> None:
     n = 0
-    for ranks in _rank_sequences(4):
-        count_cards = _cards_for(ranks)
+    for ranks in rank_sequences(4):
+        count_cards = cards_for(ranks)
         assert kernel_peg(k, count_cards) == ref_peg(count_cards), ranks
         assert k.peg_points(k.rank_sequence(tuple(count_cards[:-1])), ranks[-1], sum(c.value for c in count_cards)) \
             == sum(p * m for (_, p, _), m in ref_peg(count_cards).items())
@@ -321,7 +321,7 @@ def test_every_rank_multiset_scores_as_the_reference(k: ModuleType) -> None:
             continue
         n += 1
         assert k.RANK_POINTS[k.rank_key(ranks)] == reference_rank_points(ranks), ranks
-        a, b, c, d, s = _deal_for(ranks)
+        a, b, c, d, s = deal_for(ranks)
         assert k.rank_points(a, b, c, d, s) == reference_rank_points(ranks)
     assert n == len(k.FIVE_RANKS) == len(k.RANK_POINTS) == 6175
 

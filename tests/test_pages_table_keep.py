@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 from gunicorn_server import gunicorn
 from pages_browser import DESKTOP, assert_axe_clean, browser, new_page, page, screenshot, server  # noqa: F401
-from test_pages_table import SEALED_SEED, SEED, my_move, need_suggest, phase, play_until, shown_scores, start
+from helpers_table import SEALED_SEED, SEED, my_move, need_suggest, phase, play_until, shown_scores, start
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 from pages_browser import assert_axe_clean, browser, page, screenshot, server  # noqa: F401
-from test_pages_table import my_move, need_suggest, phase, play_until, start
+from helpers_table import need_suggest, phase, play_until, start
 
 pytestmark = pytest.mark.slow
 

@@ -1,21 +1,21 @@
 """Properties of the show, checked with hypothesis against a reference scorer.
 
-The reference below is written from docs/rules.md ("The show"), not from
-service/core/show.py, and works differently on purpose: fifteens by walking
-the 32 subsets as bit masks, pairs as n*(n-1)/2 per rank, runs as the one
-streak of 3+ consecutive ranks present, scored length x (product of the
-multiplicities), with one run item per choice of one card from each rank.
+The reference (tests/reference/show.py) is written from docs/rules.md ("The
+show"), not from service/core/show.py, and works differently on purpose:
+fifteens by walking the 32 subsets as bit masks, pairs as n*(n-1)/2 per rank,
+runs as the one streak of 3+ consecutive ranks present, scored length x (product
+of the multiplicities), with one run item per choice of one card from each rank.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from itertools import combinations_with_replacement, product
-from math import prod
+from itertools import combinations_with_replacement
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference.show import (SUITS, deal_for, rank, reference, reference_rank_points, reference_total,
+                            reference_total_fast, suit, value)
 
 from service.core.cards import CARDS, Card
 import orjson
@@ -26,116 +26,6 @@ from service.core.show import KINDS, score_show, show_items, show_total
 IMPOSSIBLE = {19, 25, 26, 27}
 # no deadline: on a loaded machine a slow example is not a wrong one
 RELAXED = settings(deadline=None)
-
-# ---------------------------------------------------------------------------
-# The reference scorer (from docs/rules.md).
-
-_RANKS = "A23456789TJQK"
-_SUITS = "CDHS"
-
-
-# rank 1..13 and suit letter read from the printed card, not from Card.rank/suit
-_RANK_OF = {c: _RANKS.index(str(c)[0]) + 1 for c in CARDS}
-_SUIT_OF = {c: str(c)[1] for c in CARDS}
-
-
-def _rank(card: Card) -> int:
-    return _RANK_OF[card]
-
-
-def _suit(card: Card) -> str:
-    return _SUIT_OF[card]
-
-
-def _value(card: Card) -> int:
-    return min(_rank(card), 10)
-
-
-def reference(hand: tuple[Card, ...], starter: Card, crib: bool) -> list[tuple[str, frozenset, int]]:
-    """Every scoring item as (kind, frozenset of cards, points)."""
-    five = list(hand) + [starter]
-    items: list[tuple[str, frozenset, int]] = []
-
-    # each distinct set of 2-5 cards summing to 15: 2
-    for mask in range(1, 32):
-        chosen = [five[i] for i in range(5) if mask >> i & 1]
-        if len(chosen) >= 2 and sum(_value(c) for c in chosen) == 15:
-            items.append(("fifteen", frozenset(chosen), 2))
-
-    # each pair (same rank): 2
-    by_rank: dict[int, list[Card]] = {}
-    for c in five:
-        by_rank.setdefault(_rank(c), []).append(c)
-    for same in by_rank.values():
-        for i in range(len(same)):
-            for j in range(i + 1, len(same)):
-                items.append(("pair", frozenset((same[i], same[j])), 2))
-
-    # runs: the longest streak of consecutive ranks present (A low, K high, no
-    # wrap); with five cards at most one streak can reach length 3.
-    present = sorted(by_rank)
-    best: list[int] = []
-    streak: list[int] = []
-    for r in present:
-        streak = streak + [r] if streak and r == streak[-1] + 1 else [r]
-        if len(streak) > len(best):
-            best = streak
-    if len(best) >= 3:
-        for choice in product(*(by_rank[r] for r in best)):
-            items.append(("run", frozenset(choice), len(best)))
-
-    # flush
-    if len({_suit(c) for c in hand}) == 1:
-        if _suit(starter) == _suit(hand[0]):
-            items.append(("flush", frozenset(five), 5))
-        elif not crib:
-            items.append(("flush", frozenset(hand), 4))
-
-    # nobs: a jack among the four cards with the starter's suit
-    for c in hand:
-        if _rank(c) == 11 and _suit(c) == _suit(starter):
-            items.append(("nobs", frozenset((c,)), 1))
-    return items
-
-
-def reference_total(hand: tuple[Card, ...], starter: Card, crib: bool) -> int:
-    return sum(p for _, _, p in reference(hand, starter, crib))
-
-
-@lru_cache(maxsize=None)
-def reference_rank_points(ranks: tuple[int, ...]) -> int:
-    """Fifteens + pairs + runs of five ranks (sorted), by formula (no cards needed)."""
-    values = [min(r, 10) for r in ranks]
-    fifteens = sum(
-        1 for mask in range(1, 32)
-        if sum(values[i] for i in range(5) if mask >> i & 1) == 15
-    )
-    counts = Counter(ranks)
-    pairs = sum(n * (n - 1) // 2 for n in counts.values())
-    run = 0
-    for length in (5, 4, 3):
-        for lo in range(1, 15 - length):
-            streak = range(lo, lo + length)
-            if all(r in counts for r in streak):
-                run = length * prod(counts[r] for r in streak)
-                break
-        if run:
-            break
-    return 2 * fifteens + 2 * pairs + run
-
-
-def reference_total_fast(hand: tuple[Card, ...], starter: Card, crib: bool) -> int:
-    """reference_total via the rank-multiset formula plus flush and nobs."""
-    five = (*hand, starter)
-    pts = reference_rank_points(tuple(sorted(_rank(c) for c in five)))
-    suits = {_suit(c) for c in hand}
-    if len(suits) == 1:
-        if _suit(starter) in suits:
-            pts += 5
-        elif not crib:
-            pts += 4
-    pts += sum(1 for c in hand if _rank(c) == 11 and _suit(c) == _suit(starter))
-    return pts
 
 
 def test_reference_on_known_hands() -> None:
@@ -230,17 +120,17 @@ def test_items_are_well_formed(five: list[Card], crib: bool) -> None:
     for i in s.items:
         assert set(i.cards) <= set(five)
         assert len(set(i.cards)) == len(i.cards)
-        assert list(i.cards) == sorted(i.cards, key=lambda c: (_rank(c), _SUITS.index(_suit(c))))
+        assert list(i.cards) == sorted(i.cards, key=lambda c: (rank(c), SUITS.index(suit(c))))
         if i.kind == "fifteen":
-            assert i.points == 2 and sum(_value(c) for c in i.cards) == 15
+            assert i.points == 2 and sum(value(c) for c in i.cards) == 15
         elif i.kind == "pair":
-            assert i.points == 2 and len(i.cards) == 2 and _rank(i.cards[0]) == _rank(i.cards[1])
+            assert i.points == 2 and len(i.cards) == 2 and rank(i.cards[0]) == rank(i.cards[1])
         elif i.kind == "run":
             assert i.points == len(i.cards) >= 3
         elif i.kind == "flush":
             assert (i.points, len(i.cards)) in {(4, 4), (5, 5)}
         elif i.kind == "nobs":
-            assert i.points == 1 and _rank(i.cards[0]) == 11 and i.cards[0] != starter
+            assert i.points == 1 and rank(i.cards[0]) == 11 and i.cards[0] != starter
     # no scoring combination is listed twice
     assert len(item_set(s)) == len(s.items)
 
@@ -265,7 +155,7 @@ def test_crib_never_beats_the_hand(five: list[Card]) -> None:
     c = score_show(hand, starter, True)
     assert c.total <= h.total
     # they differ only by the four-card flush, which the crib does not score
-    four_flush = len({_suit(x) for x in hand}) == 1 and _suit(starter) != _suit(hand[0])
+    four_flush = len({suit(x) for x in hand}) == 1 and suit(starter) != suit(hand[0])
     assert h.total - c.total == (4 if four_flush else 0)
     assert h.total - show_total(hand, starter, True) == (4 if four_flush else 0)
 
@@ -332,16 +222,6 @@ def test_call_ends_with_the_total(five: list[Card], crib: bool) -> None:
 # Exhaustive where cheap.
 
 
-def _deal_for(ranks: tuple[int, ...]) -> list[Card]:
-    """Concrete distinct cards for a rank multiset (suit = occurrence index)."""
-    seen: Counter = Counter()
-    out = []
-    for r in ranks:
-        out.append(Card.from_rank_suit(r, seen[r]))
-        seen[r] += 1
-    return out
-
-
 def test_every_rank_multiset_against_reference() -> None:
     """All 6,175 five-card rank multisets (five of a kind cannot be dealt);
     each card in turn as the starter for the fast total."""
@@ -350,7 +230,7 @@ def test_every_rank_multiset_against_reference() -> None:
         if ranks[0] == ranks[4]:
             continue
         n += 1
-        five = _deal_for(ranks)
+        five = deal_for(ranks)
         expected_rank_points = reference_rank_points(ranks)
         for k in range(5):
             hand = tuple(five[:k] + five[k + 1:])
