@@ -42,7 +42,6 @@ from typing import Any
 from service.core.errors import IllegalError
 from service.core.game import Count, Discard, GameAction, GameEvent, GameState, Phase, apply_action, can
 from service.core.game.hidden import ThrowModel
-from service.core.options import side_of
 
 from .discards import STRONG_THROWS, analyse_discards
 from .evaluate import evaluate
@@ -108,11 +107,6 @@ class Suggestion:
     reason: Reason
 
 
-def _own_crib(v: SeatView) -> bool:
-    """Whether the crib is the seat's side's: it deals, or (4 players) its partner does."""
-    return side_of(v.players, v.seat) == side_of(v.players, v.dealer)
-
-
 def suggest(v: SeatView, level: str = "strong", strong: StrongPlay | None = None,
             board: BoardPlay | None = None) -> Suggestion:
     """The bot's action for ``v.seat`` now; :class:`IllegalError` when it has none to take.
@@ -137,7 +131,7 @@ def suggest(v: SeatView, level: str = "strong", strong: StrongPlay | None = None
 
 
 def _discard(v: SeatView, level: str) -> Suggestion:
-    own = _own_crib(v)
+    own = v.options.owns_crib(v.seat, v.dealer)
     if level == "greedy":
         analysis = analyse_discards(v.hand, v.players, own, model="random")
         best = max(analysis.choices, key=lambda ch: ch.hand.mean)

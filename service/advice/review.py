@@ -44,7 +44,7 @@ from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState,
                                deal_steps, legal_actions, record_start, result)
 from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.game.hidden import ThrowModel
-from service.core.options import GameOptions, side_of
+from service.core.options import GameOptions
 
 from . import bot, odds
 from .discards import analyse_discards
@@ -238,7 +238,7 @@ def contenders(v: SeatView, legal: list[GameAction], taken: GameAction | None) -
     """The discards that may be best (all of them, and every other kind of action, near the target)."""
     if v.phase is not Phase.DISCARD or max(v.scores) + bot.BOARD_NEAR >= v.target:
         return legal
-    own = side_of(v.players, v.seat) == side_of(v.players, v.dealer)
+    own = v.options.owns_crib(v.seat, v.dealer)
     nets = {frozenset(ch.discard): ch.net for ch in analyse_discards(v.hand, v.players, own).choices}
     best = max(nets.values())
     keep: list[GameAction] = [a for a in legal
@@ -252,7 +252,7 @@ def _best_discard(state: GameState, seat: int) -> float:
     """The seat's best discard's net by the discard advisor (hand and crib: the luck of the cards dealt is
     measured against the average deal's, which is this advisor's, :mod:`.luck`)."""
     pos = state.position
-    own = state.options.side_of(seat) == state.options.side_of(pos.dealer)
+    own = state.options.owns_crib(seat, pos.dealer)
     return analyse_discards(pos.hands[seat], pos.options.players, own).choices[0].net
 
 
@@ -469,7 +469,7 @@ class _LuckOfDeal:
         s = self.state
         n = options.players
         dealt = tuple(dealt_luck(self.best_discard[seat], n, len(self.hands[seat]),
-                                 options.side_of(seat) == options.side_of(s.dealer)) for seat in range(n))
+                                 options.owns_crib(seat, s.dealer)) for seat in range(n))
         if self.starter is None:
             cut = (0.0,) * n
         else:

@@ -60,6 +60,15 @@ def pone(players: int, dealer: int) -> int:
     return next_seat(players, dealer)
 
 
+def owns_crib(players: int, seat: int, dealer: int) -> bool:
+    """Whether the crib is ``seat``'s side's: the seat deals, or (four players) its partner does.
+
+    >>> owns_crib(2, 1, 1), owns_crib(4, 2, 0), owns_crib(4, 1, 0), owns_crib(3, 2, 0)
+    (True, True, False, False)
+    """
+    return side_of(players, seat) == side_of(players, dealer)
+
+
 def sides_of(players: int) -> int:
     """Scores kept at a table: one per player, or one per partnership with four."""
     return 2 if players == 4 else players
@@ -130,6 +139,10 @@ class GameOptions:
 
     def side_of(self, seat: int) -> int:
         return side_of(self.players, seat)
+
+    def owns_crib(self, seat: int, dealer: int) -> bool:
+        """Whether the crib is ``seat``'s side's when ``dealer`` deals (:func:`owns_crib`)."""
+        return owns_crib(self.players, seat, dealer)
 
     @property
     def cards_dealt(self) -> int:

@@ -40,7 +40,7 @@ from typing import NamedTuple, Sequence, Union
 from .cards import CARDS, VALUE, Card, ensure_distinct
 from .engine import kernel
 from .errors import IllegalError, MalformedError
-from .options import next_seat
+from .options import next_seat, side_totals
 from .peg import MAX_COUNT, Score, peg_scores
 
 CARDS_FOR_THE_PLAY = kernel.CARDS_FOR_THE_PLAY
@@ -381,7 +381,8 @@ class Play(NamedTuple):
         """Points per partnership (seats 0+2, 1+3) with four players."""
         if self.players != 4:
             return None
-        return (self.scores[0] + self.scores[2], self.scores[1] + self.scores[3])
+        zero, one = side_totals(4, self.scores)  # the partnerships' sums have one home
+        return zero, one
 
 
 def replay(play: Play, actions: Sequence[Action]) -> tuple[Play, list[PegEvent]]:

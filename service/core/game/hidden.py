@@ -40,7 +40,7 @@ from math import comb, factorial
 
 from ..cards import CARDS, VALUE, Card
 from ..errors import IllegalError, MalformedError
-from ..options import pone, side_of
+from ..options import owns_crib, pone
 from ..engine import kernel
 from ..play import Go, Play, PlayCard
 from .observe import Viewer, visible_cards
@@ -119,7 +119,7 @@ class Observation:
         return KEPT if self.discarded[seat] else self.dealt
 
     def own_crib(self, seat: int) -> bool:
-        return side_of(self.players, seat) == side_of(self.players, self.dealer)
+        return owns_crib(self.players, seat, self.dealer)
 
     def hidden(self, seat: int) -> tuple[int, int]:
         """How many of ``seat``'s cards are hidden: (held, thrown)."""
