@@ -2,9 +2,9 @@
 
 The points are the kernel's (:func:`service.core.kernel.lay`,
 :func:`~service.core.kernel.count_points`); this module names them and the
-cards that made them.  The go and the last card are pegged by the play
-itself (:meth:`service.core.play.Play.advance`), which knows whether anyone
-can play on.
+cards that made them.  The go and the last card are pegged when the count
+is over (:func:`go_score`), by whoever knows whether anyone can play on (the
+play, :meth:`service.core.play.Play.advance`, and the game's fast path).
 """
 
 from __future__ import annotations
@@ -28,6 +28,16 @@ class Score(NamedTuple):
     kind: str
     points: int
     cards: tuple[Card, ...] = ()
+
+
+def go_score(seat: int, anyone_holds: bool) -> Score:
+    """The point for the last card of a count nobody can add to: a ``go`` while some seat still holds
+    cards, the ``last_card`` once nobody does (the play's end).
+
+    >>> go_score(1, True), go_score(0, False)
+    (Score(seat=1, kind='go', points=1, cards=()), Score(seat=0, kind='last_card', points=1, cards=()))
+    """
+    return _new(Score, (seat, "go" if anyone_holds else "last_card", kernel.GO_POINTS, ()))
 
 
 def peg_scores(count_cards: Sequence[Card], seat: int, count: int | None = None,

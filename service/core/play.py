@@ -41,7 +41,7 @@ from .cards import CARDS, VALUE, Card, ensure_distinct
 from .engine import kernel
 from .errors import IllegalError, MalformedError
 from .options import next_seat, side_totals
-from .peg import MAX_COUNT, Score, peg_scores
+from .peg import MAX_COUNT, Score, go_score, peg_scores
 
 CARDS_FOR_THE_PLAY = kernel.CARDS_FOR_THE_PLAY
 
@@ -361,7 +361,7 @@ class Play(NamedTuple):
         # The count is over: 31, or nobody holding cards can play on.
         assert last is not None  # the leader can always play at 0
         if go_to >= 0:
-            scores.append(_new(Score, (go_to, "go" if holding else "last_card", kernel.GO_POINTS, ())))
+            scores.append(go_score(go_to, bool(holding)))
         totals = _pegged(totals, scores)
         nxt = None if turn < 0 else turn
         return (_new(Play, (players, nxt, 0, (), _NOBODY, None, held, left, played, totals, self.tournament)),

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..cards import CARDS, Card
 from ..engine import kernel
 from ..options import GameOptions, pone, side_of
-from ..peg import Score, peg_scores
+from ..peg import Score, go_score, peg_scores
 from ..play import GOS, PLAYS, Go, Play, PlayCard
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
@@ -144,8 +144,8 @@ def _go(state: GameState, action: Go) -> Stepped:
 
 
 def _go_point(seat: int, nxt: DealState) -> Score:
-    """The go, or the last card when nobody holds a card (nobody is to play)."""
-    return Score(seat, "go" if nxt[5] != NOBODY else "last_card", kernel.GO_POINTS, ())
+    """The go, or the last card when nobody holds a card (nobody is to play after it)."""
+    return go_score(seat, nxt[5] != NOBODY)
 
 
 def _count(state: GameState, action: Count) -> Stepped:
