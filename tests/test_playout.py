@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from service.core.engine import KERNEL
+from service.core.engine import KERNEL, kernel
 from service.core.errors import IllegalError, MalformedError
 from service.core.game import Phase, apply_action, legal, new_game
 from service.core.game.playout import Playout
@@ -49,7 +49,7 @@ def test_a_playout_is_the_game_engine(options: GameOptions) -> None:
     for game in range(5):
         state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
         for _, _, p, state in played_both_ways(state, rng.choice):
-            typed_steps += state.deal_state[0] == 5  # (the game's end is the typed engine's)
+            typed_steps += state.deal_state[kernel.PHASE] == kernel.OVER_PHASE  # (the game's end is the typed engine's)
         assert state.phase is Phase.OVER and p.winner == state.position.winner
         assert p.scores == tuple(front for front, _ in state.position.pegs)
         assert p.legal_actions() == [] == legal(state)
@@ -114,6 +114,6 @@ def test_a_fresh_deck_seed_deals_the_later_deals() -> None:
         fresh.apply_action(code)
         if own.deal == 1:
             assert own.deal_state == fresh.deal_state
-    assert own.deal_state[16] == pack_numbers("ab" * 16, 2)
-    assert fresh.deal_state[16] == pack_numbers("cd" * 16, 2)
-    assert own.deal_state[14] == fresh.deal_state[14]  # the same pegs into the next deal
+    assert own.deal_state[kernel.PACK] == pack_numbers("ab" * 16, 2)
+    assert fresh.deal_state[kernel.PACK] == pack_numbers("cd" * 16, 2)
+    assert own.deal_state[kernel.PEGS] == fresh.deal_state[kernel.PEGS]  # the same pegs into the next deal

@@ -852,6 +852,26 @@ the seats that said go in it as bits, who laid its last card, each seat's cards 
 card laid, the points each seat pegged in the play); hands counted in the show; the pegs, front and
 back per side; the winning side; the deal's pack (empty with a client's cards)."""
 
+# The deal state's fields by name, for every reader outside the kernel (the kernel's own steps build and
+# read the tuple whole, by position, for speed: these are where those positions are named).
+PHASE: Final = 0
+HANDS: Final = 1
+DISCARDED: Final = 2
+CRIB: Final = 3
+STARTER: Final = 4
+TURN: Final = 5
+COUNT: Final = 6
+COUNT_CARDS: Final = 7
+PASSED: Final = 8
+LAST: Final = 9
+HELD: Final = 10
+PLAYED: Final = 11
+PLAY_SCORES: Final = 12
+SHOWN: Final = 13
+PEGS: Final = 14
+WINNER: Final = 15
+PACK: Final = 16
+
 
 def deal_start(players: int, pegs: tuple[int, ...], pack: tuple[int, ...]) -> DealState:
     """A deal before the dealer deals."""

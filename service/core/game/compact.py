@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..cards import CARDS, Card
 from ..engine import kernel
+from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PHASE, SHOWN, STARTER, TURN  # the deal state's fields by name (the kernel's one layout)
 from ..options import GameOptions, pone, side_of
 from ..peg import Score, go_score, peg_scores
 from ..play import GOS, PLAYS, Go, Play, PlayCard
@@ -113,15 +114,15 @@ Stepped = tuple[DealState, list[GameEvent], GameAction] | None
 
 def _card(state: GameState, action: PlayCard) -> Stepped:
     k, seat, card = state.deal_state, action.seat, action.card
-    if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5] or card not in k[10][seat]
-            or not kernel.FITS[k[6]][card]):
+    if (k[PHASE] != kernel.PLAY_PHASE or action.claim is not None or seat != k[TURN] or card not in k[HELD][seat]
+            or not kernel.FITS[k[COUNT]][card]):
         return None
     o = state.options
     stepped = kernel.lay_card(k, o.players, _SIDES[o.players], o.target, seat, _PLAIN[card])
     if stepped is None:
         return None
     nxt, count, points, same, run, go_to, reset = stepped
-    scores = (peg_scores(_cards(k[7] + (card,)), seat, count, (points, same, run))
+    scores = (peg_scores(_cards(k[COUNT_CARDS] + (card,)), seat, count, (points, same, run))
               if points or run or same > 1 else [])
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))
@@ -131,8 +132,8 @@ def _card(state: GameState, action: PlayCard) -> Stepped:
 
 def _go(state: GameState, action: Go) -> Stepped:
     k, seat = state.deal_state, action.seat
-    if (k[0] != kernel.PLAY_PHASE or action.claim is not None or seat != k[5]
-            or k[6] == 0 or kernel.playable(k, seat)):  # a lead, or a go while able (a renege)
+    if (k[PHASE] != kernel.PLAY_PHASE or action.claim is not None or seat != k[TURN]
+            or k[COUNT] == 0 or kernel.playable(k, seat)):  # a lead, or a go while able (a renege)
         return None
     o = state.options
     stepped = kernel.say_go(k, o.players, _SIDES[o.players], o.target, seat)
@@ -145,14 +146,14 @@ def _go(state: GameState, action: Go) -> Stepped:
 
 def _go_point(seat: int, nxt: DealState) -> Score:
     """The go, or the last card when nobody holds a card (nobody is to play after it)."""
-    return go_score(seat, nxt[5] != NOBODY)
+    return go_score(seat, nxt[TURN] != NOBODY)
 
 
 def _count(state: GameState, action: Count) -> Stepped:
     k, o, seat = state.deal_state, state.options, action.seat
     n = o.players
-    shown = k[13]
-    if (k[0] != kernel.SHOW_PHASE or action.claim is not None or action.what is not None or shown > n
+    shown = k[SHOWN]
+    if (k[PHASE] != kernel.SHOW_PHASE or action.claim is not None or action.what is not None or shown > n
             or seat != SHOW_ORDER[n][state.dealer][shown]):
         return None  # a claim, or out of the show's order: left of the dealer first, the dealer last, the crib
     counted = kernel.count_hand(k, n, _SIDES[n], o.target, seat)
@@ -160,37 +161,37 @@ def _count(state: GameState, action: Count) -> Stepped:
         return None
     nxt, total = counted
     crib = shown == n
-    cards = _cards(k[3] if crib else k[1][seat])
+    cards = _cards(k[CRIB] if crib else k[HANDS][seat])
     scores: CountedScores | tuple[Score, ...] = (
-        CountedScores(seat, cards, CARDS[k[4]], crib, total) if total else _NO_SCORES)
+        CountedScores(seat, cards, CARDS[k[STARTER]], crib, total) if total else _NO_SCORES)
     event = _new(HandCounted, (state.deal, seat, cards, Counted.CRIB if crib else Counted.HAND, scores))
     return nxt, [event], action
 
 
 def _discard(state: GameState, action: Discard) -> Stepped:
     k, o, cards, seat = state.deal_state, state.options, action.cards, action.seat
-    if (k[0] != kernel.DISCARD_PHASE or not 0 <= seat < o.players or k[2][seat]
+    if (k[PHASE] != kernel.DISCARD_PHASE or not 0 <= seat < o.players or k[DISCARDED][seat]
             or len(cards) != o.discards or len(set(cards)) != len(cards)
-            or any(c not in k[1][seat] for c in cards)):
+            or any(c not in k[HANDS][seat] for c in cards)):
         return None
     return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (state.deal, seat, cards))], action
 
 
 def _deal(state: GameState, action: Deal) -> Stepped:
     k, o, dealer = state.deal_state, state.options, state.dealer
-    if k[0] != kernel.DEAL_PHASE or not k[16] or action.seat != dealer or action.hands is not None or action.crib:
+    if k[PHASE] != kernel.DEAL_PHASE or not k[PACK] or action.seat != dealer or action.hands is not None or action.crib:
         return None  # a client's cards, or out of turn
     nxt = kernel.deal_pack(k, o.players, dealer, o.cards_dealt, o.dealt_to_crib)
-    return nxt, [_new(Dealt, (state.deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[1]]), _cards(nxt[3]))
+    return nxt, [_new(Dealt, (state.deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[HANDS]]), _cards(nxt[CRIB]))
 
 
 def _cut(state: GameState, action: Cut) -> Stepped:
     k, o, dealer = state.deal_state, state.options, state.dealer
     cutter = pone(o.players, dealer)
-    if (k[0] != kernel.CUT_PHASE or not k[16] or action.seat != cutter or action.starter is not None
+    if (k[PHASE] != kernel.CUT_PHASE or not k[PACK] or action.seat != cutter or action.starter is not None
             or action.claim is not None):
         return None  # a client's cards, out of turn, or what the dealer claims of his heels
-    turned = k[16][kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
+    turned = k[PACK][kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
     nxt = kernel.turn_starter(k, cutter, turned, _SIDES[o.players][dealer], o.target)
     if nxt is None:
         return None  # his heels win the game: the typed path pegs them and ends it
@@ -226,20 +227,20 @@ def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
     """Every legal action now (of ``seat`` only, when given), as
     :func:`.position.legal_actions` lists them for the same position."""
     k = state.deal_state
-    phase = k[0]
+    phase = k[PHASE]
     if phase == kernel.PLAY_PHASE:
-        turn = k[5]
+        turn = k[TURN]
         if turn == NOBODY or (seat is not None and seat != turn):
             return []
-        plays, fit = PLAYS[turn], kernel.FITS[k[6]]
-        out: list[GameAction] = [plays[c] for c in k[10][turn] if fit[c]]
-        if kernel.may_go(k[6], len(out), state.options.tournament):
+        plays, fit = PLAYS[turn], kernel.FITS[k[COUNT]]
+        out: list[GameAction] = [plays[c] for c in k[HELD][turn] if fit[c]]
+        if kernel.may_go(k[COUNT], len(out), state.options.tournament):
             out.append(GOS[turn])
         return out
     o = state.options
     n = o.players
     if phase == kernel.DISCARD_PHASE:
-        discards, hands, size = k[2], k[1], o.discards
+        discards, hands, size = k[DISCARDED], k[HANDS], o.discards
         out = []
         for s in range(n):
             if not discards[s] and (seat is None or s == seat):
@@ -251,7 +252,7 @@ def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
     elif phase == kernel.CUT_PHASE:
         actor, actions = pone(n, state.dealer), CUTS
     elif phase == kernel.SHOW_PHASE:
-        actor, actions = SHOW_ORDER[n][state.dealer][k[13]], COUNTS
+        actor, actions = SHOW_ORDER[n][state.dealer][k[SHOWN]], COUNTS
     else:
         return []
     return [actions[actor]] if seat is None or seat == actor else []

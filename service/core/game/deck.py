@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from ..cards import CARDS, Card
 from ..engine import kernel
+from ..kernel import CRIB, HANDS  # the deal state's fields by name (the kernel's one layout)
 
 _KEYS = struct.Struct(">52I")
 _CARD_NUMBERS = range(52)
@@ -54,8 +55,8 @@ def dealt(deck_seed: str, deal: int, players: int, dealer: int, cards_dealt: int
     numbers = pack_numbers(deck_seed, deal)
     k = kernel.deal_pack(kernel.deal_start(players, (0,) * 2 * players, numbers), players, dealer,
                          cards_dealt, to_crib)
-    hands = tuple(tuple(CARDS[c] for c in h) for h in k[1])
-    return hands, tuple(CARDS[c] for c in k[3]), CARDS[numbers[kernel.starter_at(players, cards_dealt, to_crib)]]
+    hands = tuple(tuple(CARDS[c] for c in h) for h in k[HANDS])
+    return hands, tuple(CARDS[c] for c in k[CRIB]), CARDS[numbers[kernel.starter_at(players, cards_dealt, to_crib)]]
 
 
 def seed_from_text(seed: str) -> str:

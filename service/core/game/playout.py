@@ -23,6 +23,7 @@ tests/test_playout.py holds a playout to the game engine action by action.
 from __future__ import annotations
 
 from ..engine import kernel
+from ..kernel import HANDS, PEGS, PHASE, SHOWN, TURN, WINNER  # the deal state's fields by name (the kernel's one layout)
 from ..errors import MalformedError
 from ..options import GameOptions, next_seat, pone, side_of
 from ..play import GOS, PLAYS
@@ -61,19 +62,19 @@ class Playout:
 
     def is_terminal(self) -> bool:
         """Whether a side has won."""
-        phase: int = self.deal_state[0]
+        phase: int = self.deal_state[PHASE]
         return phase == kernel.OVER_PHASE
 
     @property
     def winner(self) -> int | None:
         """The side that won, None while the game goes on."""
-        side: int = self.deal_state[15]
+        side: int = self.deal_state[WINNER]
         return None if side == NOBODY else side
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Each side's front peg."""
-        pegs: tuple[int, ...] = self.deal_state[14]
+        pegs: tuple[int, ...] = self.deal_state[PEGS]
         return pegs[::2]
 
     def legal_actions(self) -> list[int]:
@@ -100,17 +101,17 @@ class Playout:
         if nxt is None:  # a game won mid-step, or a renege: the typed engine's, as in the game engine
             pos = position_of(self.options, self.deal, self.dealer, self.first_dealer, k)
             nxt = deal_state_of(apply(pos, self.action_of(code))[0])
-        if nxt[0] == kernel.SHOW_PHASE and kernel.deal_over(nxt, self._players):
+        if nxt[PHASE] == kernel.SHOW_PHASE and kernel.deal_over(nxt, self._players):
             self.deal += 1
             self.dealer = next_seat(self._players, self.dealer)
-            nxt = kernel.deal_start(self._players, nxt[14], pack_numbers(self.deck_seed, self.deal))
+            nxt = kernel.deal_start(self._players, nxt[PEGS], pack_numbers(self.deck_seed, self.deal))
         self.deal_state = nxt
 
     def action_of(self, code: int) -> GameAction:
         """The game action ``code`` names now (the shared instance the game engine's :func:`.legal`
         lists); :class:`MalformedError` when it names none (no code, or a card when nobody is to play)."""
         k, o = self.deal_state, self.options
-        n, turn = o.players, k[5]
+        n, turn = o.players, k[TURN]
         if 0 <= code < kernel.GO_CODE and turn != NOBODY:
             return PLAYS[turn][code]
         if code == kernel.GO_CODE and turn != NOBODY:
@@ -119,11 +120,11 @@ class Playout:
             return DEALS[self.dealer]
         if code == kernel.CUT_CODE:
             return CUTS[pone(n, self.dealer)]
-        if code == kernel.COUNT_CODE and k[13] <= n:
-            return COUNTS[kernel.show_seat(n, self.dealer, k[13])]
+        if code == kernel.COUNT_CODE and k[SHOWN] <= n:
+            return COUNTS[kernel.show_seat(n, self.dealer, k[SHOWN])]
         seat, i = divmod(code - kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT)
         if code >= kernel.DISCARD_CODE and seat < n:
-            discards = kernel.discards_of(k[1][seat], o.discards)
+            discards = kernel.discards_of(k[HANDS][seat], o.discards)
             if i < len(discards):
                 return DISCARDS_BY_NUMBER[seat][discards[i]]
         raise MalformedError(f"{code!r} names no action now (the legal codes: {self.legal_actions()})")

@@ -21,6 +21,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
 from ..engine import kernel
+from ..kernel import PEGS, PHASE  # the deal state's fields by name (the kernel's one layout)
 from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, Outcome, next_first_dealer, next_seat, outcome
 from .actions import Cut, Deal, GameAction, notation
@@ -83,7 +84,7 @@ class GameState(_Fields):
 
     @property
     def phase(self) -> Phase:
-        return PHASES[self.deal_state[0]]
+        return PHASES[self.deal_state[PHASE]]
 
     def to_act(self) -> list[int]:
         return self.position.to_act()
@@ -185,12 +186,12 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     else:
         k, events, done = stepped
     actions = state.actions + (done,)
-    phase = k[0]
+    phase = k[PHASE]
     if phase == kernel.SHOW_PHASE and kernel.deal_over(k, o.players):  # (the phase first: no call in the play)
         record = tuple(map(notation, actions))
         events.append(DealRecorded(state.deal, record))
         deal, dealer = state.deal + 1, next_seat(o.players, state.dealer)
-        flat = k[14]
+        flat = k[PEGS]
         pegs = tuple([(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
         return _new(GameState, (state.game_id, o, state.first_dealer, state.deck_seed, deal, dealer, pegs,
                                 state.deal_seq + len(actions), chain(state.history, record), (),
