@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from service.core.cards import CARDS, RANK, VALUE, Card
+from service.core.cards import RANK, VALUE, Card
 from service.core.engine import kernel
 from service.core.errors import IllegalError, MalformedError
 from service.core.options import side_of

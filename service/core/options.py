@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple, Sequence
 
-from .errors import MalformedError
+from .errors import Location, MalformedError
 
 PLAYERS = (2, 3, 4)
 TARGETS = (121, 61)
@@ -58,6 +58,21 @@ def pone(players: int, dealer: int) -> int:
     (1, 0, 2)
     """
     return next_seat(players, dealer)
+
+
+def check_seat(players: int, seat: int, at: Location) -> int:
+    """``seat``, when it is at a ``players``-player table (seats 0 to ``players - 1``); else malformed,
+    naming ``at`` (the one sentence for a seat that is not there, wherever a request names one).
+
+    >>> check_seat(3, 2, ("dealer",))
+    2
+    >>> check_seat(2, 3, ("seat",))
+    Traceback (most recent call last):
+    service.core.errors.MalformedError: seat 3 is not at a 2-player table
+    """
+    if not 0 <= seat < players:
+        raise MalformedError(f"seat {seat} is not at a {players}-player table", at=at)
+    return seat
 
 
 def owns_crib(players: int, seat: int, dealer: int) -> bool:

@@ -23,7 +23,7 @@ from ..cards import RANK, VALUE, Card
 from ..engine import kernel
 from ..kernel import PEGS, PHASE  # the deal state's fields by name (the kernel's one layout)
 from ..errors import DuplicateCardError, IllegalError, MalformedError
-from ..options import GameOptions, Outcome, next_first_dealer, next_seat, outcome
+from ..options import GameOptions, Outcome, check_seat, next_first_dealer, next_seat, outcome
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, pack_numbers, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
@@ -140,8 +140,7 @@ def new_game(options: GameOptions, dealer: int | None = None, cuts: Sequence[Car
         deck_seed = seed_from_text(options.seed or "") if options.deck == "seeded" else new_deck_seed()
     events: list[GameEvent] = []
     if dealer is not None:
-        if not 0 <= dealer < n:
-            raise MalformedError(f"seat {dealer} is not at a {n}-player table", at=("dealer",))
+        check_seat(n, dealer, ("dealer",))
         if cuts is not None:
             raise MalformedError("give either the dealer or the cuts for deal, not both", at=("cuts",))
     elif cuts is not None:

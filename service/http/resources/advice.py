@@ -26,7 +26,7 @@ from service.boundary.advice import bots_json, discards_json, pegging_advice_jso
 from service.core.errors import IllegalError, MalformedError
 from service.core.game.hidden import UNIFORM
 from service.core.game.observe import EVERYONE, Viewer
-from service.core.options import PLAYERS
+from service.core.options import PLAYERS, check_seat
 from service.core.play import Play, replay
 
 from ..media import read_json_object
@@ -115,8 +115,7 @@ class PeggingAdvise:
         data = load(self._schema, read_json_object(req))
         players, pone, seat = data["players"], data["pone"], data["seat"]
         for name in ("pone", "seat"):
-            if data[name] >= players:
-                raise MalformedError(f"seat {data[name]} is not at a {players}-player table", at=(name,))
+            check_seat(players, data[name], (name,))
         seen = (*data["discards"], *((data["starter"],) if "starter" in data else ()), *data["known"])
         k = knowledge(players, pone, seat, data["hand"], data["plays"], seen, data["tournament"],
                       discards=data["discards"] or None)
@@ -155,21 +154,7 @@ class GameSuggest(GameResource):
     def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
         data = load(self._schema, read_json_object(req))
         state = self.read_state(data["state"])
-        n = state.options.players
-        if self.sealer is None:
-            if "seat_token" in data:
-                raise MalformedError("seat tokens belong to sealed games", at=("seat_token",))
-            if "seat" not in data:
-                raise MalformedError("name the seat the bot plays", at=("seat",))
-            seat = data["seat"]
-            if seat >= n:
-                raise MalformedError(f"seat {seat} is not at a {n}-player table", at=("seat",))
-        else:
-            if "seat_token" not in data:
-                raise forbidden("a suggestion in a sealed game needs the seat's seat_token")
-            seat = self.token_seat(state, data["seat_token"])
-            if "seat" in data and data["seat"] != seat:
-                raise forbidden(f"this seat token is seat {seat}'s; it cannot ask for seat {data['seat']}", "/seat")
+        seat = self.bot_seat(state, data)
         s = bot.suggest(bot.seat_view(state, seat), data["level"])
         resp.data = orjson.dumps(suggestion_json(seat, s, state))
         resp.content_type = falcon.MEDIA_JSON
@@ -199,9 +184,7 @@ class GameBots(GameResource):
         n = state.options.players
         levels: dict[int, str] = {}
         for i, entry in enumerate(data["bots"]):
-            seat = entry["seat"]
-            if seat >= n:
-                raise MalformedError(f"seat {seat} is not at a {n}-player table", at=("bots", i, "seat"))
+            seat = check_seat(n, entry["seat"], ("bots", i, "seat"))
             if seat in levels:
                 raise MalformedError(f"seat {seat} is listed twice", at=("bots", i, "seat"))
             levels[seat] = entry["level"]

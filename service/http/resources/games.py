@@ -30,7 +30,7 @@ from service.core.errors import CribbageError, IllegalError, MalformedError, Ste
 from service.core.game import ACTION_TYPES, GameState, apply_action, new_game, notation, restore
 from service.core.game.deck import mixed_seed
 from service.core.game.observe import EVERYONE, Viewer, legal_in_error
-from service.core.options import SECRET_SEED_LENGTH
+from service.core.options import SECRET_SEED_LENGTH, check_seat
 from service.seal import Sealer, SeatTokenError
 
 from ..media import read_json_object
@@ -267,13 +267,27 @@ class GameResource:
             if "seat_token" in data:
                 raise MalformedError("seat tokens belong to sealed games", at=("seat_token",))
             seat = data.get(plain_key)
-            if seat is not None and seat >= n:
-                raise MalformedError(f"seat {seat} is not at a {n}-player table", at=(plain_key,))
-            return EVERYONE if seat is None else seat
+            return EVERYONE if seat is None else check_seat(n, seat, (plain_key,))
         if data.get(plain_key) is not None:
             raise forbidden(f"a sealed game names its seat by seat_token, not by {plain_key!r}", f"/{plain_key}")
         token = data.get("seat_token")
         return None if token is None else self.token_seat(state, token)  # None: a spectator
+
+    def bot_seat(self, state: GameState, data: dict[str, Any]) -> int:
+        """The seat a bot acts for: named by ``seat`` (plain, where it must be named), or proven by
+        ``seat_token`` (sealed, where a ``seat`` also given must be the token's)."""
+        if self.sealer is None:
+            if "seat_token" in data:
+                raise MalformedError("seat tokens belong to sealed games", at=("seat_token",))
+            if "seat" not in data:
+                raise MalformedError("name the seat the bot plays", at=("seat",))
+            return check_seat(state.options.players, data["seat"], ("seat",))
+        if "seat_token" not in data:
+            raise forbidden("a suggestion in a sealed game needs the seat's seat_token")
+        seat = self.token_seat(state, data["seat_token"])
+        if "seat" in data and data["seat"] != seat:
+            raise forbidden(f"this seat token is seat {seat}'s; it cannot ask for seat {data['seat']}", "/seat")
+        return seat
 
     def token_seat(self, state: GameState, token: str, field: str = "/seat_token") -> int:
         """The seat a sealed game's seat token proves (403 for a token not of this game, naming ``field``)."""
@@ -371,9 +385,8 @@ class GameStart(GameResource):
             deck_seed = mixed_seed(game_id, self.sealer.server_seeds(game_id)[0], contributions)
         state, events = new_game(options, dealer=data.get("dealer"), cuts=data.get("cuts"),
                                  deck_seed=deck_seed, game_id=game_id)
-        if data.get("view") is not None and data["view"] >= options.players:
-            raise MalformedError(f"seat {data['view']} is not at a {options.players}-player table",
-                                 at=("view",))
+        if data.get("view") is not None:
+            check_seat(options.players, data["view"], ("view",))
         seat: Viewer = data.get("view", EVERYONE) if self.sealer is None else None
         tokens = None
         if self.sealer is not None:

@@ -20,7 +20,7 @@ from service.advice.odds_deal import DealEstimate, estimate_now
 from service.boundary.odds import odds_json
 from service.core.errors import MalformedError
 from service.core.game.observe import Viewer
-from service.core.options import PLAYERS, TARGETS, sides_of
+from service.core.options import PLAYERS, TARGETS, check_seat, sides_of
 
 from ..media import read_json_object
 from ..schemas import StrictBoolean, StrictInteger, StrictSchema, load
@@ -73,8 +73,7 @@ class Odds(GameResource):
         five = data.get("five_and_two", False)
         if len(scores) != sides_of(players):
             raise MalformedError(f"give one score per side ({sides_of(players)})", at=("scores",))
-        if dealer >= players:
-            raise MalformedError(f"seat {dealer} is not at a {players}-player table", at=("dealer",))
+        check_seat(players, dealer, ("dealer",))
         if five and players != 2:
             raise MalformedError("the five-and-two deal is for 2 players", at=("five_and_two",))
         if sum(s >= target for s in scores) > 1:

@@ -25,7 +25,7 @@ import orjson
 from marshmallow import ValidationError, fields, missing, validate
 
 from service.boundary.pegging import go_ruling_json, pegging_score_json
-from service.core.cards import CARDS, SPELLINGS, Card
+from service.core.cards import SPELLINGS, Card
 from service.core.claims import MAX_CLAIM, check_muggins_call, settle_play
 from service.core.errors import located
 from service.core.options import PLAYERS
