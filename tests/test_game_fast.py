@@ -23,6 +23,8 @@ from service.core.game.compact import deal_state_of, legal, position_of, step
 from service.core.game.position import Phase, apply
 from service.core.options import GameOptions
 
+from reference.legal import as_reference, legal_reference
+
 MIXES = [
     GameOptions(),
     GameOptions(players=3),
@@ -58,7 +60,12 @@ def test_fast_path_is_the_typed_path(options: GameOptions) -> None:
             assert deal_state_of(pos) == k  # no loss either way
             assert pos == state.position
             for seat in [None, *range(options.players)]:
-                assert legal(state, seat) == legal_actions(pos, seat), (seat, pos)
+                listed = legal(state, seat)
+                assert listed == legal_actions(pos, seat), (seat, pos)
+                # the one generator against the rules written again (tests/reference/legal.py): each
+                # action once, and exactly the rules' set
+                assert len(set(map(as_reference, listed))) == len(listed), (seat, pos)
+                assert set(map(as_reference, listed)) == legal_reference(pos, seat), (seat, pos)
             action = _claimed(rng.choice(legal(state)), rng)
             fast = step(state, action)
             typed_pos, typed_events, typed_done = apply(pos, action)

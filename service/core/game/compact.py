@@ -14,7 +14,6 @@ checks the two paths against each other, action by action.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..cards import CARDS, Card
@@ -224,35 +223,48 @@ DISCARDS_BY_NUMBER = tuple(_Discards(seat) for seat in range(4))
 
 
 def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
-    """Every legal action now (of ``seat`` only, when given), as
-    :func:`.position.legal_actions` lists them for the same position."""
-    k = state.deal_state
+    """Every legal action now (of ``seat`` only, when given): :func:`legal_of` the game's deal state."""
+    return legal_of(state.deal_state, state.options, state.dealer, seat)
+
+
+def legal_of(k: DealState, o: GameOptions, dealer: int, seat: int | None = None) -> list[GameAction]:
+    """Every legal action of deal state ``k`` (of ``seat`` only, when given), each as its shared action
+    instance: the kernel's rules of what is legal (:func:`~service.core.kernel.playable` and
+    :func:`~service.core.kernel.may_go` in the play, :func:`~service.core.kernel.discards_of` for each
+    seat yet to lay away, :func:`~service.core.kernel.show_seat`), composed as
+    :func:`~service.core.kernel.legal_codes` composes them for playouts, in the same order (a test holds
+    the two lists to one another, and both to the rules written again in tests/reference/legal.py).  A
+    client-deck deal or cut is listed once, without its cards."""
     phase = k[PHASE]
-    if phase == kernel.PLAY_PHASE:
+    if phase == _PLAY:
         turn = k[TURN]
         if turn == NOBODY or (seat is not None and seat != turn):
             return []
-        plays, fit = PLAYS[turn], kernel.FITS[k[COUNT]]
-        out: list[GameAction] = [plays[c] for c in k[HELD][turn] if fit[c]]
-        if kernel.may_go(k[COUNT], len(out), state.options.tournament):
+        plays = PLAYS[turn]
+        out: list[GameAction] = [plays[c] for c in _playable(k, turn)]
+        if _may_go(k[COUNT], len(out), o.tournament):
             out.append(GOS[turn])
         return out
-    o = state.options
     n = o.players
-    if phase == kernel.DISCARD_PHASE:
-        discards, hands, size = k[DISCARDED], k[HANDS], o.discards
+    if phase == _DISCARD:
+        discarded, hands, size = k[DISCARDED], k[HANDS], o.discards
         out = []
         for s in range(n):
-            if not discards[s] and (seat is None or s == seat):
-                out += map(DISCARDS_BY_NUMBER[s].__getitem__, combinations(hands[s], size))
+            if not discarded[s] and (seat is None or s == seat):
+                out += map(DISCARDS_BY_NUMBER[s].__getitem__, _discards_of(hands[s], size))
         return out
     actions: tuple[GameAction, ...]
-    if phase == kernel.DEAL_PHASE:
-        actor, actions = state.dealer, DEALS
-    elif phase == kernel.CUT_PHASE:
-        actor, actions = pone(n, state.dealer), CUTS
-    elif phase == kernel.SHOW_PHASE:
-        actor, actions = SHOW_ORDER[n][state.dealer][k[SHOWN]], COUNTS
+    if phase == _DEAL:
+        actor, actions = dealer, DEALS
+    elif phase == _CUT:
+        actor, actions = pone(n, dealer), CUTS
+    elif phase == _SHOW and k[SHOWN] <= n:
+        actor, actions = SHOW_ORDER[n][dealer][k[SHOWN]], COUNTS  # kernel.show_seat's, tabled
     else:
         return []
     return [actions[actor]] if seat is None or seat == actor else []
+
+
+_PLAY, _DISCARD, _DEAL, _CUT, _SHOW = (kernel.PLAY_PHASE, kernel.DISCARD_PHASE, kernel.DEAL_PHASE, kernel.CUT_PHASE,
+                                       kernel.SHOW_PHASE)
+_playable, _may_go, _discards_of = kernel.playable, kernel.may_go, kernel.discards_of

@@ -21,8 +21,7 @@ service deck dealt filled in), which is what a record keeps.
 from __future__ import annotations
 
 from enum import StrEnum
-from itertools import combinations
-from typing import Any, Callable, NamedTuple, Sequence, cast
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..cards import Card, ensure_distinct
 from ..claims import check_claim, heels_pegged, settle
@@ -130,28 +129,11 @@ class Position(NamedTuple):
 
 
 def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
-    """Every legal action now (of ``seat`` only, when given).  A client-deck
-    deal or cut is listed once, without its cards (any cards of the right
-    number are legal)."""
-    phase = pos.phase
-    if phase is Phase.PLAY:
-        # every hand is known in a game (Play.start is given them): no AnyCard stands for unknown cards
-        out = cast(list[GameAction], pos.the_play.legal_actions())
-    elif phase is Phase.DISCARD:
-        k = pos.options.discards
-        out = [DISCARDS[s][combo] for s in pos.to_act() if seat is None or s == seat
-               for combo in combinations(pos.hands[s], k)]
-    elif phase is Phase.DEAL:
-        out = [DEALS[pos.dealer]]
-    elif phase is Phase.CUT:
-        out = [CUTS[pos.pone]]
-    elif phase is Phase.SHOW:
-        out = [COUNTS[SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]]]
-    else:
-        out = []
-    if seat is not None:
-        out = [a for a in out if a.seat == seat]
-    return out
+    """Every legal action now (of ``seat`` only, when given): the one generator's,
+    :func:`.compact.legal_of` on the position's deal state.  A client-deck deal or cut is listed once,
+    without its cards (any cards of the right number are legal)."""
+    from .compact import deal_state_of, legal_of  # (compact builds on this module)
+    return legal_of(deal_state_of(pos), pos.options, pos.dealer, seat)
 
 
 class _SharedDiscards(dict[tuple[Card, ...], Discard]):
