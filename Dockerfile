@@ -16,7 +16,7 @@
 # Two stages on one base: "build" makes the wheel from the source (pip's PEP 517 build,
 # as `python -m build` does), and the image installs that wheel, not the source tree:
 # what runs is what a release ships (the OpenAPI document, the gunicorn settings and the
-# tuned table are package data; tests/test_wheel.py serves an installed wheel).
+# tuned table are package data; tests/system/test_wheel.py serves an installed wheel).
 # The build stage has a C compiler, so the wheel holds the rules kernel compiled by
 # mypyc (setup.py); the image refuses to build without it (GET /version and /readyz say
 # "kernel": "compiled").

@@ -21,10 +21,11 @@ $(BIN)/python:
 # One stamp per install flavour; each is redone when one of its inputs changes.
 INSTALL_INPUTS := pyproject.toml setup.py service/core/kernel.py
 # The tests that run a second time on the interpreted kernel when the compiled one is in use.
-KERNEL_TESTS ?= tests/test_kernel.py tests/test_show.py tests/test_show_properties.py tests/test_play.py \
-	tests/test_play_properties.py tests/test_game.py tests/test_game_fast.py tests/test_playout.py tests/test_game_claims.py \
-	tests/test_game_properties.py \
-	tests/test_advice_pegging.py tests/test_advice_discards.py tests/test_advice_bot.py tests/test_distribution.py \
+KERNEL_TESTS ?= tests/core/test_kernel.py tests/core/test_show.py tests/core/test_show_properties.py \
+	tests/core/test_play.py tests/core/test_play_properties.py tests/core/test_distribution.py \
+	tests/core/game/test_game.py tests/core/game/test_game_fast.py tests/core/game/test_playout.py \
+	tests/core/game/test_game_claims.py tests/core/game/test_game_properties.py \
+	tests/advice/test_advice_pegging.py tests/advice/test_advice_discards.py tests/advice/test_advice_bot.py \
 	service/core service/advice
 
 $(VENV)/.installed-run: $(INSTALL_INPUTS) | $(BIN)/python
@@ -46,7 +47,7 @@ test: $(VENV)/.installed-test
 		CRIBBAGE_KERNEL=interpreted $(BIN)/python -m pytest -q $(KERNEL_TESTS); \
 	else \
 		echo "!! no compiled kernel ($$($(BIN)/python -c 'from service.core import engine; print(engine.WHY)')):" \
-			"the suite ran on the interpreted one; tests/test_kernel.py built one to test the kernel itself"; \
+			"the suite ran on the interpreted one; tests/core/test_kernel.py built one to test the kernel itself"; \
 	fi
 
 bench: $(VENV)/.installed-test

@@ -5,7 +5,7 @@ openapi.yaml, the body that makes the service do the most work the contract
 allows (its sizes, counts, nesting, ties and positions at their limits), at
 ``scale`` 1, and the same body with half its input at ``scale`` 0.5 (for the
 growth ratio).  Every body is legal: an error answer stops early and would
-measure nothing.  tests/test_hostile.py sends each one to a real gunicorn
+measure nothing.  tests/system/test_hostile.py sends each one to a real gunicorn
 and expects its answer within the usual deadline.
 
 The worst cases, and why each is the worst (``fixed``: the input's size is

@@ -9,7 +9,7 @@ import falcon.testing
 import pytest
 
 # The schemathesis hooks (filter_case) are global: load them once for every test.
-import schemathesis_hooks  # noqa: F401  (tests/ is on sys.path: rootdir-less conftest)
+import schemathesis_hooks  # noqa: F401  (tests/ is on sys.path: pyproject.toml's pythonpath)
 
 from service.app import create_app
 

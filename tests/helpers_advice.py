@@ -1,4 +1,4 @@
-"""Helpers of the advice tests (tests/test_advice_*.py)."""
+"""Helpers of the advice tests (tests/advice/test_advice_*.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Scripted games through the rules core (state format 2), as tests/test_game.py and
-tests/test_game_claims.py write them: the script notation and the two-player scripted hand.
+"""Scripted games through the rules core (state format 2), as tests/core/game/test_game.py and
+tests/core/game/test_game_claims.py write them: the script notation and the two-player scripted hand.
 
 Script notation: each step is ``(action, fronts)`` where ``fronts`` are the
 front pegs of every side *after* the action (one side per player, or per

@@ -1,5 +1,5 @@
-"""Helpers of the game API's tests over HTTP (tests/test_http_games*.py, test_http_bots.py,
-test_e2e_game.py, which plays over a real gunicorn): the operations and the documented keys,
+"""Helpers of the game API's tests over HTTP (tests/http/test_http_games*.py, test_http_bots.py,
+tests/system/test_e2e_game.py, which plays over a real gunicorn): the operations and the documented keys,
 checks of every answer (:func:`check_game_response`, :func:`check_event`, :func:`check_result`,
 :func:`check_view_cards`), which cards a seat may not see (:func:`hidden_cards`, the rules
 stated independently of service.core.game.observe), whole games played through any

@@ -1,4 +1,4 @@
-"""Helpers of the table's browser tests (tests/test_pages_table*.py): start a seeded game
+"""Helpers of the table's browser tests (tests/web/test_pages_table*.py): start a seeded game
 against the computer on the page, make the first legal move it offers, play until a
 position, read the phase and the pegs the page shows."""
 

@@ -65,7 +65,7 @@ as the pytest run and the documented CLI run use.  Such a service takes no
 body of the sealed-only operations (:data:`SEALED_ONLY`:
 ``/v1/games/contribute`` answers a plain game 422), so no positive body of
 theirs is held to acceptance; every other check runs on them
-(tests/test_verifiable_deals.py plays them sealed).
+(tests/http/test_verifiable_deals.py plays them sealed).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 
     python tools/clients.py [--out clients] [--spec openapi.yaml] [--only python|typescript]
 
-tests/test_generated_clients.py calls the same functions into a temporary
+tests/system/test_generated_clients.py calls the same functions into a temporary
 folder and drives both clients against a real gunicorn, along with the
 README's examples of each.  Nothing here contacts the service.
 """

@@ -4,7 +4,7 @@ Each request example of ``POST /v1/discards``, ``/v1/pegging/advise``, ``/v1/gam
 ``/v1/odds`` is sent to the service in-process (plain mode, as the tests send it), and the response
 example of the same name is replaced, in place, by the live answer (one line of JSON, which YAML reads
 as it is).  The answers depend on the advisors, the model of hidden cards and the win-probability
-tables, so when one of them changes the examples are made again here (``tests/test_http_advice.py``
+tables, so when one of them changes the examples are made again here (``tests/http/test_http_advice.py``
 sends each and compares)::
 
     python tools/live_examples.py

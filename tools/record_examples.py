@@ -2,7 +2,7 @@
 openapi.yaml.
 
 A sealed game (format 3) to 61, first legal action each time, played under the test secret the
-sealed examples use (tests/test_schemathesis.py's ``EXAMPLE_SECRET``); its whole record, sealed, is
+sealed examples use (tests/http/test_schemathesis.py's ``EXAMPLE_SECRET``); its whole record, sealed, is
 the request; the service's answers to it and to the record altered are the responses.  Run after a
 change of the record's shape: ``python tools/record_examples.py``.  The lines between the
 ``BEGIN sealed record`` and ``END sealed record`` markers are replaced.

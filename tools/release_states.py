@@ -4,7 +4,7 @@ Run from a checkout of the release (``git archive <tag> | tar -x -C DIR``; then
 ``PYTHONPATH=DIR python tools/release_states.py <commit> > tests/states/<release>.json``):
 a seeded game played 40 actions in (the third deal, with a history and pegs),
 first legal action each time, plain and sealed under a test secret.  A later
-release must still read every file there (tests/test_state_versions.py).
+release must still read every file there (tests/system/test_state_versions.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 and ``END review`` comment lines), from a seeded game the service plays and reviews itself.
 
 The answers depend on the advisors and on the win-probability table, so when either changes
-the examples are made again here (``tests/test_review_http.py`` sends each and compares)::
+the examples are made again here (``tests/http/test_review_http.py`` sends each and compares)::
 
     python tools/review_examples.py
 """

@@ -23,7 +23,7 @@ crib's unknown cards together with the starter are a uniform set of ``m``
 unseen cards, so the rank part is a sum over rank multisets of ``m`` cards
 weighted by how many card sets have them; the flush needs all ``m`` of the
 throw's suit, and nobs is a jack in the crib of the starter's suit, each a
-closed form (see :func:`_random_crib`).  ``tests/test_advice_discards.py``
+closed form (see :func:`_random_crib`).  ``tests/advice/test_advice_discards.py``
 holds this equal to a brute-force enumeration, crib by crib.
 
 >>> a = analyse_discards(parse_cards("5H 5C 5S JD 2C 9H".split()), players=2, own_crib=True, model="random")
@@ -147,7 +147,7 @@ def tuned_throw(cards: Sequence[Card], players: int, own_crib: bool) -> tuple[Ca
     """The ``tuned`` model's best discard of ``cards`` with nothing else known: the first choice of
     :func:`analyse_discards` (the best net, then the best hand, then the first in its order), found
     without building the analysis.  The advisors that read another seat's cards from what it threw call
-    this thousands of times a decision; ``tests/test_advice_discards.py`` holds the two equal."""
+    this thousands of times a decision; ``tests/advice/test_advice_discards.py`` holds the two equal."""
     n = tuple([int(c) for c in cards])
     values = crib_table.crib_values(table_mode(players, len(n)), own_crib)
     best = kernel.tuned_split(n, _SPLITS[len(n)], values, 1.0 if own_crib else -1.0)

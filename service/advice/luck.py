@@ -14,7 +14,7 @@ deal's cards are valued in the review's own unit, expected points:
   known once the game is over.
 
 The averages are computed by :func:`average_best_discard` from seeded random deals
-(``python -m service.advice.luck`` prints them); ``tests/test_review.py`` recomputes
+(``python -m service.advice.luck`` prints them); ``tests/advice/test_review.py`` recomputes
 them from fewer deals and holds the shipped values within the sampling error.
 """
 

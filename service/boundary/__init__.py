@@ -25,7 +25,7 @@ tools read and write the core's values here.  Modules, one shape each:
 The HTTP layer parses and validates a request, calls the core (or
 :mod:`service.advice`, :mod:`service.tournament`) and serialises what a
 function here returns; it composes no answer document itself
-(``tests/test_boundary.py`` checks its resources).
+(``tests/boundary/test_boundary.py`` checks its resources).
 
 What a viewer may see is the core's to decide
 (:mod:`service.core.game.observe`); this package only writes it.

@@ -44,7 +44,7 @@ READS = (2, 3)
 """The formats this release reads.  The rollout rule (README, "Compatibility policy"): a new
 state field or option is a new format, read first (added here, still writing the old one) and
 written one release later, so that every replica of a rolling upgrade reads what any other
-writes; tests/test_state_versions.py holds the releases' states (tests/states/) to it."""
+writes; tests/system/test_state_versions.py holds the releases' states (tests/states/) to it."""
 MAX_VERSION = 10**9 - 1
 """The largest format a state may say it is and be told apart as newer (a token's version has at
 most 9 digits too); a larger number is no format at all."""

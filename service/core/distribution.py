@@ -12,7 +12,7 @@ same places -- so it is counted once per look, over every suit assignment of
 real cards, by the show's own rules (a few dozen looks; well under a second
 in all, where scoring all 12,994,800 deals one by one takes a C program a
 third of a second).  The published table of hand totals checks the result
-(tests/test_distribution.py).
+(tests/core/test_distribution.py).
 """
 
 from __future__ import annotations

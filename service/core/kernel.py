@@ -832,7 +832,7 @@ class WinSearch:
 # typed position (service.core.game.position.Position) is built from it only
 # when something reads one; every other action takes the typed path, whose
 # result is turned back into a deal state.  Both paths are checked against
-# each other action by action in tests/test_game_fast.py.
+# each other action by action in tests/core/game/test_game_fast.py.
 
 DEAL_PHASE: Final = 0
 DISCARD_PHASE: Final = 1

@@ -101,7 +101,7 @@ class Recorder:
         for (method, route), row in latency.items():
             child = LATENCY.labels(method, route)
             # prometheus-client has no bulk observe: add to the bucket and sum
-            # values as observe() does (tests/test_http_common.py compares).
+            # values as observe() does (tests/http/test_http_common.py compares).
             for i, count in enumerate(row[:-1]):
                 if count:
                     child._buckets[i].inc(count)

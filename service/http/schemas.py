@@ -242,7 +242,7 @@ class LeanSchema(StrictSchema):
     ``HandScoreRequest``.  Anything else (an unknown key, a missing required
     field, any field's error) goes through :meth:`Schema.load`, which names
     every error.  Only for schemas without load hooks, ``data_key`` or
-    ``attribute`` (tests/test_http_common.py compares the two paths)."""
+    ``attribute`` (tests/http/test_http_common.py compares the two paths)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -14,7 +14,7 @@
  * Scores a hand, then plays one whole hand of a 2-player game (deal, discard,
  * cut, play, show) taking the first legal action each time, looks at the
  * table as seat 1 once, and prints one JSON object for
- * tests/test_generated_clients.py.  Exits 1 (printing the problem) on any
+ * tests/system/test_generated_clients.py.  Exits 1 (printing the problem) on any
  * answer that is not a 2xx.
  */
 import { cribbageClient } from "./client.mjs";

@@ -4,11 +4,12 @@ Each module scores or referees a part of the rules as docs/rules.md states it, o
 purpose in another way than the service does: show.py (the show: subsets by bit
 mask, pairs by rank, runs by streak), play.py (what a card pegs from the count's
 tail; the play refereed seat by seat) and legal.py (what is legal at a moment of a game).  The tests hold the service to them
-(tests/test_show_properties.py, tests/test_play_properties.py, tests/test_kernel.py,
-tests/test_game_properties.py, tests/test_game_fast.py).
+(tests/core/test_show_properties.py, tests/core/test_play_properties.py, tests/core/test_kernel.py,
+tests/core/game/test_game_properties.py, tests/core/game/test_game_fast.py).
 
 A reference must never import service's implementation of the rule it checks (it
 would then check the service against itself): only the service's vocabulary, the
 card type and the play's action types.  Imported as ``reference`` (tests/ is on
-sys.path, as for conftest): ``from reference.show import reference_total_fast``.
+sys.path: ``pythonpath`` in pyproject.toml's [tool.pytest.ini_options], as for conftest
+and the other helpers): ``from reference.show import reference_total_fast``.
 """

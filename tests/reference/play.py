@@ -5,7 +5,7 @@ A reference written independently of service/: it must never import service's
 implementation of the play (the scoring and turn logic of service.core.play or
 service.core.go, the kernel); it uses only the card type (service.core.cards) and the
 play's action types (``PlayCard``, ``Go``) as its vocabulary.
-tests/test_play_properties.py and tests/test_kernel.py hold the service to it.
+tests/core/test_play_properties.py and tests/core/test_kernel.py hold the service to it.
 
 Reference rules (RULES.md and the core's stated design decisions):
 

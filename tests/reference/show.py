@@ -7,8 +7,8 @@ multiplicities), with one run item per choice of one card from each rank.
 A reference written independently of service/: it must never import service's
 implementation of the show (service.core.show, the kernel, service.boundary.show);
 it reads a card's rank and suit from its printed name, and uses only the card type
-(service.core.cards) as its vocabulary.  tests/test_show_properties.py,
-tests/test_kernel.py and tests/test_game_properties.py hold the service to it.
+(service.core.cards) as its vocabulary.  tests/core/test_show_properties.py,
+tests/core/test_kernel.py and tests/core/game/test_game_properties.py hold the service to it.
 """
 
 from __future__ import annotations

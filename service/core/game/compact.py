@@ -8,7 +8,7 @@ and ends no game, and :func:`step` moves the deal state for those with one
 kernel call and the events a client is told.  Everything else (a claim, a
 client's cards, a game won, an illegal action) is the typed
 path's, :func:`.position.apply`, on the position :func:`position_of` builds;
-:func:`deal_state_of` turns its answer back.  tests/test_game_fast.py
+:func:`deal_state_of` turns its answer back.  tests/core/game/test_game_fast.py
 checks the two paths against each other, action by action.
 """
 

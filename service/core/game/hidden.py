@@ -23,7 +23,7 @@ less (not under tournament rules, where a go may be a renege); a hand counted
 in the show is that seat's.  Sampling is by rejection from the model itself
 (a world is drawn as the deal and the discards would have made it, and kept
 if it fits everything seen), so a sampled world has exactly the chance the
-model gives it given what was seen; ``tests/test_hidden.py`` holds the
+model gives it given what was seen; ``tests/core/game/test_hidden.py`` holds the
 sampler to an independent enumeration by a chi-square test.
 
 The seat's own cards are never dealt again: a world changes only cards the

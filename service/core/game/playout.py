@@ -17,7 +17,7 @@ kernel functions the game engine's fast path calls), and what the kernel
 leaves to the typed engine (a step that wins the game, a renege) is applied
 by :func:`.position.apply` on the position the deal state makes, as the game
 engine does.  :func:`action_of` names a code as a game action;
-tests/test_playout.py holds a playout to the game engine action by action.
+tests/core/game/test_playout.py holds a playout to the game engine action by action.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ stands for wherever the service runs, and the service serves a page for
 each slug at ``/problems/<slug>``: what the problem means, its status, and
 what to do.  The ``rule-violation`` page lists every ``rule`` code a rule
 violation can carry, each with a sentence (the same sentences as the
-``RuleCode`` enum of openapi.yaml; tests/test_problem_pages.py holds the
+``RuleCode`` enum of openapi.yaml; tests/http/test_meta.py holds the
 two equal, and both equal to the codes the code can raise).
 """
 

@@ -119,7 +119,7 @@ def test_pegging_advise_bad_requests(plain, extra, field):
 
 
 def test_pegging_advice_reads_the_other_seat_s_throw_when_asked(plain):
-    """``opponent: strong`` deals the other seat what a strong player keeps (tests/test_advice_pegging.py
+    """``opponent: strong`` deals the other seat what a strong player keeps (tests/advice/test_advice_pegging.py
     holds the read itself): the same actions, other values than uniform deals, seeded like them."""
     body = {"players": 2, "pone": 1, "seat": 0, "hand": ["5H", "5C", "TS", "JD"], "starter": "2C",
             "discards": ["9S", "AD"], "plays": [{"seat": 1, "card": "KH"}], "samples": 64, "seed": 5}
@@ -200,7 +200,7 @@ import pathlib
 import yaml
 from openapi_schema_validator import OAS31Validator
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 
 
@@ -208,7 +208,7 @@ def _validator(node):
     return OAS31Validator({**DOC, "allOf": [node]})
 
 
-# The answers to a state of a newer format: tests/test_state_versions.py sends
+# The answers to a state of a newer format: tests/system/test_state_versions.py sends
 # the states two releases wrote, with the format bumped, and compares them.
 RUN_ELSEWHERE = {"newerState", "newerSealedState"}
 

@@ -26,7 +26,7 @@ from service.app import create_app
 from service.boundary import state as state_format
 from service.seal import Sealer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RELEASES = sorted((json.loads(p.read_text()) for p in (ROOT / "tests" / "states").glob("*.json")),
                   key=lambda r: tuple(map(int, r["release"].split("."))))
 NEWER = "https://cribbage.example/problems/newer-state-version"

@@ -257,7 +257,7 @@ def test_every_header_character_is_protected(sealer: Sealer) -> None:
                 continue
             bad = token[:pos] + ch + token[pos + 1:]
             # A later version's prefix (v3. ... v9.) is not opened either, but said apart:
-            # a replica of that release may open it (tests/test_state_versions.py).
+            # a replica of that release may open it (tests/system/test_state_versions.py).
             newer = pos == 1 and ch.isdigit() and int(ch) > 2
             with pytest.raises(NewerVersionError if newer else SealError):
                 sealer.unseal(bad)

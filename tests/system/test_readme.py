@@ -45,7 +45,7 @@ from pathlib import Path
 import pytest
 from gunicorn_server import gunicorn
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BIN = Path(sys.executable).parent
 TIMEOUT = 120  # seconds an example may take
@@ -54,7 +54,7 @@ NOT_RUN = {
     r"make run\nmake test": "the set-up: make run is the server these examples run against, make test this suite",
     r"docker build -t cribbage-service:\S+ \.\ndocker run -p 8000:8000 cribbage-service:\S+":
         "no Docker engine here: deploy/image-check.sh builds the Dockerfile (make image-check)",
-    r"make clients": "tests/test_generated_clients.py runs its script, tools/clients.py, and the clients",
+    r"make clients": "tests/system/test_generated_clients.py runs its script, tools/clients.py, and the clients",
     r"make bench": "minutes of load on a shared machine; bench/ measures, it asserts nothing",
 }
 """The examples not run here: their commands (comments dropped, one a line) and why."""

@@ -479,7 +479,7 @@ def test_deal_cards_is_no_longer_a_field() -> None:
 def test_format_1_is_refused_saying_so() -> None:
     """A format-1 state is refused on its version, with a sentence that says format 1 is
     no longer read (whatever else it holds); any other version is refused as well, a newer
-    one as a :class:`NewerVersionError` naming the formats read (tests/test_state_versions.py)."""
+    one as a :class:`NewerVersionError` naming the formats read (tests/system/test_state_versions.py)."""
     e = _reject({"version": 1, "phase": "deal", "log": []}, "state/version")
     assert "format 1 is no longer read" in e.message and not isinstance(e, NewerVersionError)
     e = _reject(_mutated(lambda d: d.update(version=0)), "state/version")

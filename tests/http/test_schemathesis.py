@@ -55,7 +55,7 @@ import schemathesis_hooks
 from service.app import create_app
 from service.seal import Sealer
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLE_SECRET = "x" * 32
 """The secret the sealed examples of openapi.yaml were sealed with (a test secret, nothing else)."""
 
@@ -80,7 +80,7 @@ STATEFUL = settings(
 CONFIG = SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
 schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml", config=CONFIG)
 # gzip off: schemathesis' WSGI transport sends requests' default "Accept-Encoding:
-# gzip, deflate" but does not decode what it gets (tests/test_compression.py tests gzip).
+# gzip, deflate" but does not decode what it gets (tests/http/test_compression.py tests gzip).
 schema.app = create_app(sealer=None, gzip_min_bytes=0)
 
 DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))

@@ -4,7 +4,7 @@
 keys of openapi.yaml's ``HandScoreResponse``), so a script can use either.
 ``--version`` is the installed distribution's version; ``serve`` is documented
 (its ``--help``, the README) and runs gunicorn with the package's settings
-(tests/test_wheel.py runs it for real from an installed wheel); output cut short
+(tests/system/test_wheel.py runs it for real from an installed wheel); output cut short
 by its reader ends without a traceback (the installed command, run with its
 stdout a pipe whose reader is already gone)."""
 
@@ -69,7 +69,7 @@ def test_score_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [i["kind"] for i in data["breakdown"]] == ["fifteen"] * 8 + ["pair"] * 6 + ["nobs"]
 
 
-OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
 def test_score_json_has_the_api_keys(capsys: pytest.CaptureFixture[str]) -> None:
@@ -221,7 +221,7 @@ def test_distribution_text_real(capsys: pytest.CaptureFixture[str]) -> None:
 
 # --- --version, serve, a closed pipe -------------------------------------------------
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMAND = Path(sys.executable).with_name("cribbage-service")
 
 

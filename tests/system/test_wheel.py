@@ -30,7 +30,7 @@ from gunicorn_server import free_port, serving
 
 from service._version import __version__
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HAND = {"cards": ["5H", "5C", "5S", "JD"], "starter": "5D", "crib": False}
 RUNTIME_FILES = ["service/openapi.yaml", "service/gunicorn_conf.py", "service/advice/data/tuned_crib.json",
                  "service/web/static/index.html", "service/web/static/table.js"]

@@ -12,7 +12,7 @@ from openapi_schema_validator import OAS31Validator
 
 from service.app import create_app
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 PATHS = {op["operationId"]: path for path, item in DOC["paths"].items() for op in item.values()
          if isinstance(op, dict) and "operationId" in op}
@@ -60,7 +60,7 @@ def test_examples_are_real(op_id):
 @pytest.mark.parametrize("op_id", NEW)
 def test_every_status_is_documented(op_id):
     responses = DOC["paths"][PATHS[op_id]]["post"]["responses"]
-    # 408, 414, 431 and 503 are the gunicorn worker's, on every operation (tests/test_hostile.py)
+    # 408, 414, 431 and 503 are the gunicorn worker's, on every operation (tests/system/test_hostile.py)
     assert set(responses) == {"200", "400", "405", "413", "415", "422", "500", "408", "414", "431", "503"}
 
 

@@ -19,7 +19,7 @@ from service.core.game import apply_action, new_game
 from service.core.options import GameOptions
 from service.seal import Sealer
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 OP = DOC["paths"]["/v1/games/review"]["post"]
 REVIEW = "/v1/games/review"
@@ -67,7 +67,7 @@ def test_the_examples_are_real(plain):
     for status, response in OP["responses"].items():
         for media in response.get("content", {}).values():
             for name, example in media.get("examples", {}).items():
-                if name != "newerState":  # sent by tests/test_state_versions.py
+                if name != "newerState":  # sent by tests/system/test_state_versions.py
                     responses[name] = (int(status), example["value"], _validator(media["schema"]))
     requests = OP["requestBody"]["content"]["application/json"]["examples"]
     assert set(responses) == set(requests) == {"finishedState", "wholeGame", "unfinished"}

@@ -24,7 +24,7 @@ from service.seal import MAX_TOKEN
 from service.tournament.matches import MAX_SCORE
 from service.tournament.standings import MAX_RESULTS
 
-DOC = yaml.safe_load((Path(__file__).resolve().parent.parent / "openapi.yaml").read_text())
+DOC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
 
 
 def properties(node: Any, path: str = "") -> Iterator[tuple[str, str, dict[str, Any]]]:

@@ -42,8 +42,8 @@ from typing import Any
 import pytest
 from gunicorn_server import gunicorn
 
-ROOT = Path(__file__).resolve().parent.parent
-CLIENTS = Path(__file__).resolve().parent / "clients"
+ROOT = Path(__file__).resolve().parents[2]
+CLIENTS = Path(__file__).resolve().parents[1] / "clients"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 README_BASE = "http://localhost:8000"
 """The base URL the README's examples call, replaced by the test server's."""

@@ -41,7 +41,7 @@ import yaml
 
 from service.http.limits import body_limits
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "kubernetes"
 K8S_VERSION = "1.30"
 MANIFESTS = sorted(p for p in DEPLOY.glob("*.yaml") if p.name != "kustomization.yaml")

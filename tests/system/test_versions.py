@@ -2,7 +2,7 @@
 
 * pyproject.toml reads it (``dynamic``), so the wheel and the installed
   distribution's metadata carry it (``cribbage-service --version`` and
-  ``GET /version`` report it: tests/test_cli.py, tests/test_meta.py);
+  ``GET /version`` report it: tests/system/test_cli.py, tests/http/test_meta.py);
 * the API's ``info.version`` shares its ``MAJOR.MINOR`` (the README's
   compatibility policy), and openapi.yaml's ``/version`` example shows both;
 * the Kubernetes image tag (deploy/kubernetes/kustomization.yaml) and the
@@ -23,7 +23,7 @@ import yaml
 
 from service._version import __version__
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)")
 SPEC = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from service.app import create_app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = yaml.safe_load((ROOT / "openapi.yaml").read_text())
 URL = "/v1/hands/score"
 GOOD = b'{"cards": ["5H","5C","5S","JD"], "starter": "5D"}'

@@ -2,12 +2,12 @@
 
 POST /v1/games, /v1/games/advance and /v1/games/view with a service that has
 no sealing secret: the client is a trusted platform holding the v2 state object.
-Sealed games are in tests/test_http_games_sealed.py, /v1/games/replay in
-tests/test_http_games_replay.py.
+Sealed games are in tests/http/test_http_games_sealed.py, /v1/games/replay in
+tests/http/test_http_games_replay.py.
 
 The helpers (tests/helpers_games.py: :func:`check_game_response`,
 :func:`play_game`, :func:`play_sealed_game`, :func:`hidden_cards`, ...) are
-shared with those files and with tests/test_e2e_game.py, which plays over a
+shared with those files and with tests/system/test_e2e_game.py, which plays over a
 real gunicorn. Whole games are played through any
 ``post(url, body) -> (status, json)``.
 """
@@ -514,7 +514,7 @@ def _tamper(state: dict, how: str) -> dict:
     elif how == "pegs_order":
         s["pegs"][0] = [0, 3]
     elif how == "version":
-        s["version"] = 0  # a newer one (3) is newer-state-version: tests/test_state_versions.py
+        s["version"] = 0  # a newer one (3) is newer-state-version: tests/system/test_state_versions.py
     elif how == "version_text":
         s["version"] = "2"
     elif how == "unknown":

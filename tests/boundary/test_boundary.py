@@ -37,7 +37,7 @@ from service.core.game.observe import (EVERYONE, UnseenDiscard, events_seen, leg
                                        table_seen)
 from service.core.options import GameOptions
 
-SERVICE = Path(__file__).resolve().parent.parent / "service"
+SERVICE = Path(__file__).resolve().parents[2] / "service"
 CORE = SERVICE / "core"
 EDGE_MODULES = ("json", "orjson", "ujson", "simplejson", "marshmallow", "falcon", "service.http", "service.boundary")
 REQUEST_PREFIXES = ("state/", "options/", "action/", "record/", "items/", "games/", "/state", "/options",
@@ -295,7 +295,7 @@ def test_an_illegal_moves_legal_actions_as_each_viewer_may_see_them() -> None:
 
 def test_a_discard_is_seen_by_its_seat_only_and_a_record_by_every_viewer() -> None:
     """A deal's record comes only once every card it names is public (the crib counted, or the
-    game over): every viewer is told it (tests/test_game_properties.py checks when it comes)."""
+    game over): every viewer is told it (tests/core/game/test_game_properties.py checks when it comes)."""
     state = _discarding()
     mine = state.position.hands[0][:2]
     state, events = apply_action(state, Discard(0, mine))

@@ -235,7 +235,7 @@ def test_canonical_is_exactly_the_canonical_spellings() -> None:
 
 # openapi.yaml's Card pattern, read from the document the API publishes: the
 # independent statement of the spellings the service accepts.
-OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
 
 def _openapi_card_regex() -> re.Pattern[str]:

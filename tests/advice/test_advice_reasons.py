@@ -25,7 +25,7 @@ from service.core.claims import MAX_CLAIM
 from service.core.game import Phase, apply_action, legal, new_game
 from service.core.options import GameOptions
 
-DOC = yaml.safe_load((Path(__file__).resolve().parent.parent / "openapi.yaml").read_text())
+DOC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
 SCHEMAS = [ref["$ref"].rsplit("/", 1)[1]
            for ref in DOC["components"]["schemas"]["Suggestion"]["properties"]["reason"]["oneOf"]]
 EXPECTED = {reasons.Routine: "ReasonRoutine", reasons.Counting: "ReasonCounting", reasons.Forced: "ReasonForced",
