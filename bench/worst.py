@@ -35,10 +35,12 @@ bounded by the rules, not by a count the client chooses):
 * ``/v1/games/review`` (fixed: a finished game, bounded by the rules): :func:`long_game`'s
   record, every one of its 1,449 decisions valued by the evaluation engine over at least 16
   worlds each (a game longer than a typical one gets fewer worlds a play, never fewer than
-  16), and each of its forced plays valued by the position it reached over 16 worlds: the whole
-  costs about 5.5 s of CPU (2.9 s before forced plays were valued so; the rejection sampler
-  works hardest here, the other seat's throw being one the strong level never makes), where a
-  typical game's review costs about half a second.
+  16), and each of its forced plays valued by the position it reached, over 16 worlds in a game of
+  typical length and 4 here (``review.FORCED_FEWEST``: a forced play flags nothing): the whole
+  costs about 3.7 s of CPU (2.9 s before forced plays were valued so, 5.5 s with 16 worlds each,
+  which took more than the hostile test's 10 s in CI; the rejection sampler works hardest here,
+  the other seat's throw being one the strong level never makes), where a typical game's review
+  costs about half a second.
 * ``/v1/discards`` (fixed): the ``random`` model's exact crib over every
   unseen card, with the deal that costs most of 2, 3 and 4 players.
 * ``/v1/pegging/advise`` (bounded by the search's position cap, 1,000,000: 16 worlds of a
