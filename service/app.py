@@ -170,7 +170,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/bots", advice.GameBots(reader))
     app.add_route("/v1/games/review", review.GameReview(reader))
     app.add_route("/v1/odds", odds.Odds(reader))
-    app.add_route("/v1/bots", bots.Bots())
+    app.add_route("/v1/bots", bots.Bots(gzip_min))
 
     # The playground (service/web/static/): pages on the API above, no build step, no CDN.
     files = pages.load_static()

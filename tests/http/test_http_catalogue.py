@@ -65,6 +65,14 @@ def test_if_none_match_is_a_304(client):
         assert other.status_code == 200
 
 
+def test_no_gzip_when_the_app_compresses_nothing():
+    plain = falcon.testing.TestClient(create_app(sealer=None, collect_metrics=False, gzip_min_bytes=0))
+    r = plain.simulate_get("/v1/bots", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and "content-encoding" not in r.headers
+    assert not r.headers["etag"].endswith('-gzip"')
+    VALIDATOR.validate(r.json)
+
+
 def test_head_answers_as_get(client):
     got = client.simulate_get("/v1/bots")
     head = client.simulate_head("/v1/bots")
