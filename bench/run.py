@@ -64,6 +64,9 @@ ratio to a reference measured beside it, in the same run:
    view a bot action and with one POST /v1/games/bots a bot turn, ABAB:
    requests and wall time a bot turn, the ratio, and each in units of one
    POST /empty of the empty app (the harness's reference).
+   The CPU of a bot decision (bench/decisions.py, section ``decisions``):
+   seeded 2-player self-play games of the greedy and the strong level,
+   p50, p99 and mean of a discard and of a play (the bot catalogue's costs).
 8. Overload, slow clients and the worker (section ``overload``,
    bench/overload.py): p50/p99 under wrk -c1000 with the worker's load
    shedding and without; the longest /healthz wait while 8 clients trickle
@@ -104,8 +107,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import (advice, board, bodies, bots, calibration, harness, inprocess, overload, previous,  # noqa: E402
-                   reference, review, worlds, worst)
+from bench import (advice, board, bodies, bots, calibration, decisions, harness, inprocess, overload,  # noqa: E402
+                   previous, reference, review, worlds, worst)
 
 N_DEALS = int(os.environ.get("BENCH_DEALS", "200000"))
 N_PEER_DEALS = 20000
@@ -300,6 +303,7 @@ SECTIONS = {
     "calibration": calibration.run,
     "worlds": worlds.run,
     "previous": previous.run,
+    "decisions": decisions.run,
     "overload": bench_overload,
     "worst": worst.bench,
 }

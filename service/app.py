@@ -47,7 +47,7 @@ from .http.limits import DEFAULT_MAX_BODY_BYTES, body_limits  # noqa: F401  (imp
 from .http.limits import env_int as _env_int
 from .http.middleware import Edge
 from .http.problems import ProblemError, from_core_error, render_problem
-from .http.resources import advice, batch, games, hands, meta, odds, pages, pegging, problem_pages, tournaments
+from .http.resources import advice, batch, bots, games, hands, meta, odds, pages, pegging, problem_pages, tournaments
 from .http.resources import review
 from .boundary import state as state_format
 from .seal import Sealer, sealer_from_env
@@ -170,6 +170,7 @@ def create_app(*, max_body_bytes: int | None = None, collect_metrics: bool = Tru
     app.add_route("/v1/games/bots", advice.GameBots(reader))
     app.add_route("/v1/games/review", review.GameReview(reader))
     app.add_route("/v1/odds", odds.Odds(reader))
+    app.add_route("/v1/bots", bots.Bots(gzip_min))
 
     # The playground (service/web/static/): pages on the API above, no build step, no CDN.
     files = pages.load_static()

@@ -3,7 +3,9 @@
 Each request example of ``POST /v1/discards``, ``/v1/pegging/advise``, ``/v1/games/suggest`` and
 ``/v1/odds`` is sent to the service in-process (plain mode, as the tests send it), and the response
 example of the same name is replaced, in place, by the live answer (one line of JSON, which YAML reads
-as it is).  The answers depend on the advisors, the model of hidden cards and the win-probability
+as it is).  The GET operations of ``GET_PATHS`` (``/v1/bots``, the bot catalogue: its figures are the
+release's data) have one example, the 200's, replaced alike (``tests/http/test_http_catalogue.py``
+compares it).  The answers depend on the advisors, the model of hidden cards and the win-probability
 tables, so when one of them changes the examples are made again here (``tests/http/test_http_advice.py``
 sends each and compares)::
 
@@ -24,6 +26,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "service" / "openapi.yaml"
 PATHS = ("/v1/discards", "/v1/pegging/advise", "/v1/games/suggest", "/v1/odds")
+GET_PATHS = ("/v1/bots",)
 
 
 def _client() -> falcon.testing.TestClient:
@@ -71,6 +74,18 @@ def rewrite(text: str, path: str, live: dict[str, tuple[int, Any]]) -> tuple[str
     return "\n".join(lines), done
 
 
+def rewrite_get(text: str, path: str, body: Any) -> str:
+    """``text`` with the 200 example of ``GET path`` (one ``example:`` line) replaced by ``body``."""
+    lines = text.split("\n")
+    start = lines.index(f"  {path}:")
+    end = next(i for i in range(start + 1, len(lines)) if re.match(r"^  \S", lines[i]))
+    ok = next(i for i in range(start, end) if lines[i].strip() == "'200':")
+    j = next(i for i in range(ok, end) if lines[i].lstrip().startswith("example:"))
+    indent = lines[j][:len(lines[j]) - len(lines[j].lstrip())]
+    lines[j] = indent + "example: " + orjson.dumps(body).decode()
+    return "\n".join(lines)
+
+
 def main() -> int:
     text = SPEC.read_text(encoding="utf-8")
     doc = yaml.safe_load(text)
@@ -78,6 +93,11 @@ def main() -> int:
     for path in PATHS:
         text, done = rewrite(text, path, answers(doc, path, client))
         print(f"{path}: {', '.join(done) or 'nothing'}")
+    for path in GET_PATHS:
+        got = client.simulate_get(path)
+        assert got.status_code == 200, (path, got.text)
+        text = rewrite_get(text, path, got.json)
+        print(f"GET {path}: the 200 example")
     SPEC.write_text(text, encoding="utf-8")
     return 0
 

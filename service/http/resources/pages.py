@@ -84,14 +84,20 @@ def load_static(folder: Path = STATIC_DIR) -> dict[str, StaticFile]:
 
 
 def _answer(req: falcon.Request, resp: falcon.Response, file: StaticFile, cache: str) -> None:
+    resp.set_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    resp.set_header("X-Content-Type-Options", "nosniff")
+    resp.set_header("Referrer-Policy", "no-referrer")
+    _answer_bytes(req, resp, file, cache)
+
+
+def _answer_bytes(req: falcon.Request, resp: falcon.Response, file: StaticFile, cache: str) -> None:
+    """``file`` as the answer, gzipped when the client accepts it, with its ETag and ``cache``;
+    a 304 when ``If-None-Match`` names that ETag (or is ``*``).  Also the bot catalogue's answer."""
     gzip = file.gzipped is not None and accepts_gzip(req.get_header("Accept-Encoding") or "")
     etag = file.gzip_etag if gzip else file.etag
     resp.set_header("ETag", etag)
     resp.cache_control = [cache]
     resp.set_header("Vary", "Accept-Encoding")
-    resp.set_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    resp.set_header("X-Content-Type-Options", "nosniff")
-    resp.set_header("Referrer-Policy", "no-referrer")
     given = req.get_header("If-None-Match")
     if given and (given.strip() == "*" or etag in [t.strip().removeprefix("W/") for t in given.split(",")]):
         resp.status = falcon.HTTP_304
