@@ -28,8 +28,9 @@ from types import ModuleType
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference.play import Referee, cards_for, rank_sequences, ref_peg
-from reference.show import deal_for, reference_rank_points, reference_total_fast
+from reference.cards import cards_for
+from reference.play import Referee, rank_sequences, ref_peg
+from reference.show import reference_rank_points, reference_total_fast
 
 from service.core import engine
 from service.core import kernel as interpreted
@@ -321,7 +322,7 @@ def test_every_rank_multiset_scores_as_the_reference(k: ModuleType) -> None:
             continue
         n += 1
         assert k.RANK_POINTS[k.rank_key(ranks)] == reference_rank_points(ranks), ranks
-        a, b, c, d, s = deal_for(ranks)
+        a, b, c, d, s = cards_for(ranks)
         assert k.rank_points(a, b, c, d, s) == reference_rank_points(ranks)
     assert n == len(k.FIVE_RANKS) == len(k.RANK_POINTS) == 6175
 

@@ -12,7 +12,8 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference.play import Referee, cards_for, rank_sequences, ref_peg
+from reference.cards import cards_for
+from reference.play import Referee, rank_sequences, ref_peg
 
 from service.core.cards import CARDS, Card
 from service.core.errors import IllegalError

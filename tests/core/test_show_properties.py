@@ -14,7 +14,8 @@ from itertools import combinations_with_replacement
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference.show import (SUITS, deal_for, rank, reference, reference_rank_points, reference_total,
+from reference.cards import cards_for
+from reference.show import (SUITS, rank, reference, reference_rank_points, reference_total,
                             reference_total_fast, suit, value)
 
 from service.core.cards import CARDS, Card
@@ -230,7 +231,7 @@ def test_every_rank_multiset_against_reference() -> None:
         if ranks[0] == ranks[4]:
             continue
         n += 1
-        five = deal_for(ranks)
+        five = cards_for(ranks)
         expected_rank_points = reference_rank_points(ranks)
         for k in range(5):
             hand = tuple(five[:k] + five[k + 1:])

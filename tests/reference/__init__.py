@@ -3,7 +3,8 @@
 Each module scores or referees a part of the rules as docs/rules.md states it, on
 purpose in another way than the service does: show.py (the show: subsets by bit
 mask, pairs by rank, runs by streak), play.py (what a card pegs from the count's
-tail; the play refereed seat by seat) and legal.py (what is legal at a moment of a game).  The tests hold the service to them
+tail; the play refereed seat by seat), legal.py (what is legal at a moment of a game)
+and cards.py (concrete cards for a multiset of ranks).  The tests hold the service to them
 (tests/core/test_show_properties.py, tests/core/test_play_properties.py, tests/core/test_kernel.py,
 tests/core/game/test_game_properties.py, tests/core/game/test_game_fast.py).
 

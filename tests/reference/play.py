@@ -72,15 +72,6 @@ def rank_sequences(max_len: int):
     yield from extend([], 0, Counter())
 
 
-def cards_for(ranks) -> list[Card]:
-    seen: Counter = Counter()
-    out = []
-    for r in ranks:
-        out.append(Card.from_rank_suit(r, seen[r]))
-        seen[r] += 1
-    return out
-
-
 # -- reference referee -----------------------------------------------------------
 
 

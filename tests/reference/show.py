@@ -126,18 +126,3 @@ def reference_total_fast(hand: tuple[Card, ...], starter: Card, crib: bool) -> i
             pts += 4
     pts += sum(1 for c in hand if rank(c) == 11 and suit(c) == suit(starter))
     return pts
-
-
-
-# Concrete cards for the exhaustive checks.
-
-
-def deal_for(ranks: tuple[int, ...]) -> list[Card]:
-    """Concrete distinct cards for a rank multiset (suit = occurrence index)."""
-    seen: Counter = Counter()
-    out = []
-    for r in ranks:
-        out.append(Card.from_rank_suit(r, seen[r]))
-        seen[r] += 1
-    return out
-
