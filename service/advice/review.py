@@ -41,7 +41,7 @@ from typing import Any, cast
 from service.core.claims import NOT_CLAIMABLE
 from service.core.errors import MalformedError
 from service.core.game import (Count, Cut, Deal, Discard, GameAction, GameState, Go, Phase, PlayCard, apply_action,
-                               deal_steps, legal_actions, record_start, result)
+                               deal_steps, legal, record_start, result)
 from service.core.game.events import GameEvent, HandCounted, StarterTurned
 from service.core.game.hidden import ThrowModel
 from service.core.options import GameOptions
@@ -413,7 +413,7 @@ class _Reviewer:
             self._decision(index, before, after, action.seat, "discard", action, values, len(values) == 1, worlds)
         elif kind in (PlayCard, Go):
             card = with_claim(action, None)
-            if len(legal_actions(before.position, action.seat)) > 1:
+            if len(legal(before, action.seat)) > 1:
                 values, worlds = self._values(before, action.seat)
                 forced = False
             else:  # nothing to decide (the review's rates leave it out): its chance is the position's after it
