@@ -10,9 +10,6 @@ figures show at once).
 
 from __future__ import annotations
 
-import hashlib
-import zlib
-
 import falcon
 import orjson
 
@@ -20,15 +17,12 @@ from service.advice.catalogue import about, catalogue
 from service.boundary.bots import bots_json
 
 from ..compression import DEFAULT_MIN_SIZE
-from .pages import StaticFile, _answer_bytes
+from .pages import StaticFile, answer_file
 
 
 def catalogue_file(gzip_min_bytes: int = DEFAULT_MIN_SIZE) -> StaticFile:
     """The catalogue's answer, plain and (when at least ``gzip_min_bytes``, not 0) gzipped, with its ETags."""
-    data = orjson.dumps(bots_json(catalogue(), about()))
-    digest = hashlib.sha256(data).hexdigest()[:32]
-    gz = zlib.compress(data, 9, wbits=31) if gzip_min_bytes and len(data) >= gzip_min_bytes else None
-    return StaticFile(data, falcon.MEDIA_JSON, f'"{digest}"', gz, f'"{digest}-gzip"')
+    return StaticFile.of(orjson.dumps(bots_json(catalogue(), about())), falcon.MEDIA_JSON, gzip_min_bytes)
 
 
 class Bots:
@@ -38,4 +32,4 @@ class Bots:
         self.file = catalogue_file(gzip_min_bytes)
 
     def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
-        _answer_bytes(req, resp, self.file, "no-cache")
+        answer_file(req, resp, self.file, "no-cache")

@@ -66,11 +66,15 @@ class StaticFile:
     gzip_etag: str
 
     @classmethod
-    def read(cls, path: Path) -> "StaticFile":
-        data = path.read_bytes()
+    def of(cls, data: bytes, content_type: str, gzip_min_bytes: int = DEFAULT_MIN_SIZE) -> "StaticFile":
+        """``data`` as an answer, gzipped too when at least ``gzip_min_bytes`` (0: never)."""
         digest = hashlib.sha256(data).hexdigest()[:32]
-        gz = zlib.compress(data, 9, wbits=31) if len(data) >= DEFAULT_MIN_SIZE else None
-        return cls(data, _TYPES[path.suffix], f'"{digest}"', gz, f'"{digest}-gzip"')
+        gz = zlib.compress(data, 9, wbits=31) if gzip_min_bytes and len(data) >= gzip_min_bytes else None
+        return cls(data, content_type, f'"{digest}"', gz, f'"{digest}-gzip"')
+
+    @classmethod
+    def read(cls, path: Path) -> "StaticFile":
+        return cls.of(path.read_bytes(), _TYPES[path.suffix])
 
 
 def load_static(folder: Path = STATIC_DIR) -> dict[str, StaticFile]:
@@ -87,10 +91,10 @@ def _answer(req: falcon.Request, resp: falcon.Response, file: StaticFile, cache:
     resp.set_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     resp.set_header("X-Content-Type-Options", "nosniff")
     resp.set_header("Referrer-Policy", "no-referrer")
-    _answer_bytes(req, resp, file, cache)
+    answer_file(req, resp, file, cache)
 
 
-def _answer_bytes(req: falcon.Request, resp: falcon.Response, file: StaticFile, cache: str) -> None:
+def answer_file(req: falcon.Request, resp: falcon.Response, file: StaticFile, cache: str) -> None:
     """``file`` as the answer, gzipped when the client accepts it, with its ETag and ``cache``;
     a 304 when ``If-None-Match`` names that ETag (or is ``*``).  Also the bot catalogue's answer."""
     gzip = file.gzipped is not None and accepts_gzip(req.get_header("Accept-Encoding") or "")
