@@ -137,11 +137,18 @@ def parse(doc: dict[str, Any]) -> tuple[Level, ...]:
 
 
 @lru_cache(maxsize=1)
+def _document() -> dict[str, Any]:
+    """:data:`DATA` as read, once."""
+    got: dict[str, Any] = json.loads(DATA.read_text(encoding="utf-8"))
+    return got
+
+
+@lru_cache(maxsize=1)
 def catalogue() -> tuple[Level, ...]:
-    """Every bot level with its figures (read once from :data:`DATA`)."""
-    return parse(json.loads(DATA.read_text(encoding="utf-8")))
+    """Every bot level with its figures."""
+    return parse(_document())
 
 
 def about() -> str:
     """The catalogue's one-paragraph description of what its figures are."""
-    return str(json.loads(DATA.read_text(encoding="utf-8"))["about"])
+    return str(_document()["about"])
