@@ -373,7 +373,7 @@ class _Reviewer:
                                    0 if self.samples else self.refine, taken)
         return decision_values(state, seat, self.samples or self.play_samples, self.model)
 
-    def _after(self, state: GameState, seat: int,
+    def _after(self, seat: int,
                values: list[tuple[GameAction, GameState, float]]) -> tuple[list[tuple[GameAction, float, float]], int]:
         """Actions valued by the positions they reach (action, the state after it, its net points), the
         first the best: each one's chance by :class:`_Chance`, a loss never gaining (the draws are common
@@ -434,8 +434,8 @@ class _Reviewer:
         side = self.options.side_of(seat)
         best = _true_claim(before, action)
         best_after, _ = apply_action(before, best)
-        values, worlds = self._after(before, seat, [(best, best_after, float(_net(before, best_after, side))),
-                                                    (action, after, float(_net(before, after, side)))])
+        values, worlds = self._after(seat, [(best, best_after, float(_net(before, best_after, side))),
+                                            (action, after, float(_net(before, after, side)))])
         self._decision(index, before, after, seat, "count" if type(action) is Count else "claim", action, values,
                        False, worlds)
 
