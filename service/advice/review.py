@@ -50,6 +50,7 @@ from . import bot, odds
 from .discards import analyse_discards
 from .evaluate import evaluate, position_value
 from .luck import cut_luck, dealt_luck
+from .odds_deal import at_deal_start
 from .pegging import MIN_WORLDS
 from .view import SeatView
 
@@ -285,19 +286,16 @@ class _Chance:
         self._boards: dict[tuple[int, ...], tuple[float, ...]] = {}
 
     def _board(self, state: GameState) -> tuple[float, ...]:
+        table = at_deal_start(state, result(state))  # the game's result, or the table (none with 3 players)
+        if table is not None:
+            return table
         o = self.options
         scores = tuple(front for front, _ in state.pegs)
-        over = result(state)
-        if over is not None:
-            return tuple(1.0 if s == over.winner else 0.0 for s in range(o.sides))
         key = (state.deal, state.dealer, *scores)
         hit = self._boards.get(key)
         if hit is None:
-            if o.players == 3:
-                hit = odds.simulate(3, o.target, list(scores), state.dealer, THREE_PLAYER_GAMES, odds.deals("three"),
-                                    f"review/{self.game_id}/{state.deal}").chances
-            else:
-                hit = odds.board_odds(o.players, o.target, scores, state.dealer, o.five_and_two)
+            hit = odds.simulate(3, o.target, list(scores), state.dealer, THREE_PLAYER_GAMES, odds.deals("three"),
+                                f"review/{self.game_id}/{state.deal}").chances
             self._boards[key] = hit
         return hit
 
