@@ -378,8 +378,7 @@ class _Reviewer:
         to all, but a simulated board with 3 players may be a little off monotone)."""
         chances = [self.chance.of(after, seat, self.play_samples) for _, after, _ in values]
         best = chances[0][0]
-        return ([(a, p, best if i == 0 else min(best, c)) for i, ((a, _, p), (c, _)) in enumerate(zip(values, chances))],
-                max(w for _, w in chances))
+        return [(a, p, min(best, c)) for (a, _, p), (c, _) in zip(values, chances)], max(w for _, w in chances)
 
     def _decision(self, index: int, state: GameState, after: GameState, seat: int, kind: str,
                   taken: GameAction, values: list[tuple[GameAction, float, float]], forced: bool,

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..cards import CARDS, Card
 from ..engine import kernel
-from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PHASE, SHOWN, STARTER, TURN  # the deal state's fields by name (the kernel's one layout)
+# the deal state's fields by name (the kernel's one layout)
+from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PHASE, SHOWN, STARTER, TURN
 from ..options import GameOptions, pone, side_of
 from ..peg import Score, go_score, peg_scores
 from ..play import GOS, PLAYS, Go, Play, PlayCard
@@ -178,10 +179,12 @@ def _discard(state: GameState, action: Discard) -> Stepped:
 
 def _deal(state: GameState, action: Deal) -> Stepped:
     k, o, dealer = state.deal_state, state.options, state.dealer
-    if k[PHASE] != kernel.DEAL_PHASE or not k[PACK] or action.seat != dealer or action.hands is not None or action.crib:
+    if (k[PHASE] != kernel.DEAL_PHASE or not k[PACK] or action.seat != dealer or action.hands is not None
+            or action.crib):
         return None  # a client's cards, or out of turn
     nxt = kernel.deal_pack(k, o.players, dealer, o.cards_dealt, o.dealt_to_crib)
-    return nxt, [_new(Dealt, (state.deal, dealer))], Deal(dealer, tuple([_cards(h) for h in nxt[HANDS]]), _cards(nxt[CRIB]))
+    dealt = Deal(dealer, tuple([_cards(h) for h in nxt[HANDS]]), _cards(nxt[CRIB]))
+    return nxt, [_new(Dealt, (state.deal, dealer))], dealt
 
 
 def _cut(state: GameState, action: Cut) -> Stepped:

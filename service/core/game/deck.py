@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from ..cards import CARDS, Card
 from ..engine import kernel
-from ..kernel import CRIB, HANDS  # the deal state's fields by name (the kernel's one layout)
+from ..kernel import CRIB, HANDS  # the deal state's fields by name
 
 _KEYS = struct.Struct(">52I")
 _CARD_NUMBERS = range(52)

@@ -23,7 +23,7 @@ tests/core/game/test_playout.py holds a playout to the game engine action by act
 from __future__ import annotations
 
 from ..engine import kernel
-from ..kernel import HANDS, PEGS, PHASE, SHOWN, TURN, WINNER  # the deal state's fields by name (the kernel's one layout)
+from ..kernel import HANDS, PEGS, PHASE, SHOWN, TURN, WINNER  # the deal state's fields by name
 from ..errors import MalformedError
 from ..options import GameOptions, next_seat, pone, side_of
 from ..play import GOS, PLAYS

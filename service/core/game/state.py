@@ -21,7 +21,7 @@ from typing import Iterator, NamedTuple, Sequence
 
 from ..cards import RANK, VALUE, Card
 from ..engine import kernel
-from ..kernel import PEGS, PHASE  # the deal state's fields by name (the kernel's one layout)
+from ..kernel import PEGS, PHASE  # the deal state's fields by name
 from ..errors import DuplicateCardError, IllegalError, MalformedError
 from ..options import GameOptions, Outcome, check_seat, next_first_dealer, next_seat, outcome
 from .actions import Cut, Deal, GameAction, notation
