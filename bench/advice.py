@@ -49,6 +49,7 @@ from service.core.options import GameOptions
 from service.core.play import Play
 
 from . import harness
+from .harness import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 DEALS = int(os.environ.get("BENCH_ADVICE_DEALS", "400"))
@@ -94,7 +95,7 @@ def pegging_in_process() -> None:
                           (Card.parse(body["starter"]),))
             samples.append(advise(k).samples)
             cpu.append(time.process_time() - t)
-        print(f"  {players} players: p50 {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU"
+        print(f"  {players} players: p50 {percentile(cpu, 50) * 1000:6.1f} ms  p99 {percentile(cpu, 99) * 1000:6.1f} ms CPU"
               f"  ({len(cpu)} positions, median {statistics.median(samples):.0f} deals)"
               + ("   (target <= 100 ms)" if players == 2 else ""), flush=True)
 
@@ -155,13 +156,8 @@ def _deals_at_a_lead() -> None:
             samples.append(advise(k, None, seed=i, **kwargs).samples)
             cpu.append(time.process_time() - t)
         print(f"  {label:<48}: median {statistics.median(samples):5.0f} deals a request, p50"
-              f" {_pct(cpu, 50) * 1000:6.1f} ms  p99 {_pct(cpu, 99) * 1000:6.1f} ms CPU;"
+              f" {percentile(cpu, 50) * 1000:6.1f} ms  p99 {percentile(cpu, 99) * 1000:6.1f} ms CPU;"
               f" {sum(samples) / sum(cpu):8,.0f} deals a CPU second", flush=True)
-
-
-def _pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
 def _timed_posts(port: int, path: str, bodies: list[dict[str, Any]]) -> list[float]:
@@ -223,7 +219,7 @@ def over_http() -> None:
                                     ("POST /v1/pegging/advise, 4 players, default budget", "/v1/pegging/advise",
                                      _advise_positions(20, 4, "bench-advise-4"))):
             times = _timed_posts(port, path, bodies)
-            print(f"  {label:<52} p50 {_pct(times, 50) * 1000:7.1f} ms  p99 {_pct(times, 99) * 1000:7.1f} ms"
+            print(f"  {label:<52} p50 {percentile(times, 50) * 1000:7.1f} ms  p99 {percentile(times, 99) * 1000:7.1f} ms"
                   f"  ({len(times)} requests)"
                   + ("   (target p99 <= 25 ms)" if path == "/v1/discards" and "6 cards" in label else "")
                   + ("   (target <= 100 ms)" if "2 players" in label else ""), flush=True)

@@ -45,7 +45,8 @@ from service.core.game.hidden import UNIFORM
 from service.core.game.state import GameState, restore
 from service.core.options import GameOptions
 
-from .advice import _mean_interval, _pct
+from .advice import _mean_interval
+from .harness import percentile
 
 LATE_PAIRS = int(os.environ.get("BENCH_BOARD_LATE_PAIRS", "600"))
 PAIRS = int(os.environ.get("BENCH_BOARD_PAIRS", "40"))
@@ -124,7 +125,7 @@ def _report(label: str, r: dict[str, Any], target: str) -> None:
     print(f"  {label}: board wins {r['rate']:.3f} of the games, 95 % interval [{lo:.3f}, {hi:.3f}]   ({target})")
     print(f"    {r['split'] * 100:.0f} % of the pairs split (the cards decided); {len(cost)} decisions played"
           f" for the game, CPU mean {statistics.mean(cost) * 1000 if cost else 0:.0f} ms, p99"
-          f" {_pct(cost, 99) * 1000 if cost else 0:.0f} ms a decision ({r['seconds']:.0f} s)", flush=True)
+          f" {percentile(cost, 99) * 1000 if cost else 0:.0f} ms a decision ({r['seconds']:.0f} s)", flush=True)
 
 
 def late_against_strong() -> None:

@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from . import harness
+from .harness import percentile
 
 GAMES = int(os.environ.get("BENCH_BOTS_GAMES", "3"))
 ROUNDS = int(os.environ.get("BENCH_BOTS_ROUNDS", "3"))
@@ -104,11 +105,6 @@ def play(c: _Client, answer: dict, level: str, one_request: bool,
     return turns, answer["state"]
 
 
-def _pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
-
-
 def _empty(c: _Client, bodies: list[bytes]) -> list[float]:
     out = []
     if bodies:
@@ -160,7 +156,7 @@ def run() -> None:
                       f" requests a turn {req_b:5.2f} -> {req_a:4.2f} (x{req_a / req_b:.2f});"
                       f" a turn p50 {statistics.median(t_b) * 1e3:7.2f} -> {statistics.median(t_a) * 1e3:7.2f} ms"
                       f" (x{statistics.median(t_a) / statistics.median(t_b):.2f}),"
-                      f" p90 {_pct(t_b, 90) * 1e3:7.2f} -> {_pct(t_a, 90) * 1e3:7.2f} ms;"
+                      f" p90 {percentile(t_b, 90) * 1e3:7.2f} -> {percentile(t_a, 90) * 1e3:7.2f} ms;"
                       f" in empty requests ({unit * 1e3:.2f} ms): {statistics.median(t_b) / unit:6.1f} ->"
                       f" {statistics.median(t_a) / unit:6.1f}", flush=True)
         finally:

@@ -28,6 +28,8 @@ SEED = "bench-decisions"
 
 
 def _pct(xs: list[float], p: float) -> float:
+    # bench.harness.percentile's, written here: run as a script the path's first entry may be another
+    # checkout (the one measured), whose bench/ may not have it
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 

@@ -73,6 +73,13 @@ Request = tuple[str, str, bytes]  # (method, path, body); an empty body is sent 
 # ---------------------------------------------------------------- servers
 
 
+
+def percentile(xs: Iterable[float], p: float) -> float:
+    """The ``p``-th percentile (0 to 100) of ``xs``, the sample nearest to it (no interpolation): the
+    in-process benches' p50 and p99."""
+    ordered = sorted(xs)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
 def run_parts(parts: Iterable[Callable[[], None]]) -> None:
     """Run each part of a bench section; one failing is reported and does not hide the others."""
     for part in parts:
