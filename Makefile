@@ -23,7 +23,7 @@ INSTALL_INPUTS := pyproject.toml setup.py service/core/kernel.py
 # The tests that run a second time on the interpreted kernel when the compiled one is in use.
 KERNEL_TESTS ?= tests/core/test_kernel.py tests/core/test_show.py tests/core/test_show_properties.py \
 	tests/core/test_play.py tests/core/test_play_properties.py tests/core/test_distribution.py \
-	tests/core/game/test_game.py tests/core/game/test_game_fast.py tests/core/game/test_playout.py \
+	tests/core/game/test_game.py tests/core/game/test_deal_machine.py tests/core/game/test_playout.py \
 	tests/core/game/test_game_claims.py tests/core/game/test_game_properties.py \
 	tests/advice/test_advice_pegging.py tests/advice/test_advice_discards.py tests/advice/test_advice_bot.py \
 	service/core service/advice

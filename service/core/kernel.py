@@ -824,15 +824,17 @@ class WinSearch:
 
 
 # ---------------------------------------------------------------------------
-# A deal on plain values: the game engine's fast path.
+# A deal on plain values: the game engine's one deal state machine.
 #
 # The game engine keeps the deal in progress as one tuple of ints and tuples,
-# a *deal state*, and steps it here for the actions that need no sentence, no
-# claim and no client's cards, and that end no game: nearly all of them.  The
-# typed position (service.core.game.position.Position) is built from it only
-# when something reads one; every other action takes the typed path, whose
-# result is turned back into a deal state.  Both paths are checked against
-# each other action by action in tests/core/game/test_game_fast.py.
+# a *deal state*, and every action of a deal is stepped here: the deal (the
+# service's pack or a client's cards), each discard, the cut, each card and go
+# (a renege included), each count.  What a rule text says item by item -- a
+# claim judged, the pegs stopping the instant a side reaches the target -- the
+# deal machine (service.core.game.compact) settles on the same deal state, from
+# the step these functions made without a target.  The typed position
+# (service.core.game.position.Position) is a view of a deal state, built only
+# when something reads one, and explains an illegal action; it applies none.
 
 DEAL_PHASE: Final = 0
 DISCARD_PHASE: Final = 1
@@ -887,8 +889,14 @@ def deal_pack(k: DealState, players: int, dealer: int, cards_dealt: int, to_crib
     for i in range(players * cards_dealt):
         hands[(dealer + 1 + i) % players].append(pack[i])
     n = players * cards_dealt
-    return (DISCARD_PHASE, tuple([tuple(h) for h in hands]), k[2], pack[n:n + to_crib], k[4], k[5], k[6], k[7],
-            k[8], k[9], k[10], k[11], k[12], k[13], k[14], k[15], pack)
+    return deal_hands(k, tuple([tuple(h) for h in hands]), pack[n:n + to_crib])
+
+
+def deal_hands(k: DealState, hands: tuple[tuple[int, ...], ...], crib: tuple[int, ...]) -> DealState:
+    """The deal made: each seat holds its ``hands`` card, ``crib`` (the cards dealt straight to it) lies
+    in the crib, and every seat is to discard (a client's cards are dealt by this alone)."""
+    return (DISCARD_PHASE, hands, k[2], crib, k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12], k[13],
+            k[14], k[15], k[16])
 
 
 def starter_at(players: int, cards_dealt: int, to_crib: int) -> int:
@@ -913,7 +921,7 @@ def lay_away(k: DealState, seat: int, cards: tuple[int, ...]) -> DealState:
 
 def turn_starter(k: DealState, pone: int, starter: int, side: int, target: int) -> DealState | None:
     """The starter is turned and the pone leads the play; a jack pegs his heels at once for the dealer's
-    ``side`` (all of them: a claim is the typed path's); None when they win the game (the typed path)."""
+    ``side`` (all of them: a claim is judged by the deal machine); None when they reach the target."""
     pegs: tuple[int, ...] = k[14]
     points = heels(starter)
     if points:
@@ -944,12 +952,12 @@ def _pegged(pegs: tuple[int, ...], side: int, points: int) -> tuple[int, ...]:
 # ``sides``: the side each seat pegs on (service.core.options.side_of), by seat.
 PlayStep = tuple[DealState, int, int, int, int, int, int]
 """A card or a go stepped: ``(deal state, count, count points, same, run, go_to, reset)`` as
-:func:`pegs` and :func:`after` say."""
+:func:`pegs` and :func:`after` say (for a go, ``same`` is how many cards fitted: a renege's)."""
 
 
 def lay_card(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int, card: int) -> PlayStep | None:
-    """``seat``, to play, lays ``card`` (held, fitting the count); None when what it pegs wins the game
-    (the typed path pegs that item by item)."""
+    """``seat``, to play, lays ``card`` (held, fitting the count); None when what it pegs reaches the
+    target (the deal machine pegs that item by item)."""
     before: tuple[int, ...] = k[7]
     count: int = k[6] + VALUE[card]
     same, run, _ = lay(rank_sequence(before), RANK[card])
@@ -970,19 +978,43 @@ def lay_card(k: DealState, players: int, sides: tuple[int, ...], target: int, se
 
 
 def say_go(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int) -> PlayStep | None:
-    """``seat``, to play, says go holding no card that fits (no renege); None when the go point wins."""
+    """``seat``, to play, says go (legal: :func:`may_go`).  A go while able (tournament rules) is a
+    renege: :func:`renege_points` for the cards that fit, to the next seat (the other side), pegged
+    before any go point; the two are one peg move when they fall to one side.  None when what is pegged
+    reaches the target (the deal machine pegs it item by item)."""
     count: int = k[6]
     passed: int = k[8] | (1 << seat)
     last: int = k[9]
+    fit = FITS[count]
+    able = 0
+    for c in k[10][seat]:
+        if fit[c]:
+            able += 1
     turn, reset, go_to = after(players, seat, count, _holding(k[10]), passed, last)
     pegs: tuple[int, ...] = k[14]
     scores: tuple[int, ...] = k[12]
-    if go_to >= 0:
+    if able:
+        taker = (seat + 1) % players
+        penalty = renege_points(able)
+        joint = go_to >= 0 and sides[go_to] == sides[taker]
+        moved = _moved(pegs, sides[taker], penalty + (GO_POINTS if joint else 0), target)
+        if moved is None:
+            return None
+        pegs, scores = moved, _added(scores, taker, penalty)
+        if joint:
+            scores = _added(scores, go_to, GO_POINTS)
+            go_to_pegged = True
+        else:
+            go_to_pegged = False
+    else:
+        go_to_pegged = False
+    if go_to >= 0 and not go_to_pegged:
         moved = _moved(pegs, sides[go_to], GO_POINTS, target)
         if moved is None:
             return None
         pegs, scores = moved, _added(scores, go_to, GO_POINTS)
-    return _play_on(k, turn, reset, count, k[7], passed, last, k[10], k[11], scores, pegs), count, 0, 1, 0, go_to, reset
+    return (_play_on(k, turn, reset, count, k[7], passed, last, k[10], k[11], scores, pegs), count, 0, able, 0, go_to,
+            reset)
 
 
 def _play_on(k: DealState, turn: int, reset: int, count: int, count_cards: tuple[int, ...], passed: int, last: int,
@@ -998,8 +1030,8 @@ def _play_on(k: DealState, turn: int, reset: int, count: int, count_cards: tuple
 
 
 def _moved(pegs: tuple[int, ...], side: int, points: int, target: int) -> tuple[int, ...] | None:
-    """``pegs`` with ``side`` pegging ``points``; None when they reach the target (the game is won on
-    the typed path, which pegs item by item and stops there)."""
+    """``pegs`` with ``side`` pegging ``points``; None when they reach the target (the game is won:
+    the deal machine pegs item by item and stops there)."""
     if pegs[2 * side] + points >= target:
         return None
     return _pegged(pegs, side, points)
@@ -1014,7 +1046,7 @@ def _added(scores: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
 
 def count_hand(k: DealState, players: int, sides: tuple[int, ...], target: int, seat: int) -> tuple[DealState, int] | None:
     """``seat`` counts its hand, or the dealer the crib once every hand is counted: ``(deal state, total)``;
-    None when the total wins the game (the typed path pegs it item by item)."""
+    None when the total reaches the target (the deal machine pegs it item by item)."""
     shown: int = k[13]
     crib = shown == players
     cards: tuple[int, ...] = k[3] if crib else k[1][seat]
@@ -1101,16 +1133,13 @@ def legal_codes(k: DealState, players: int, size: int, tournament: bool) -> list
 def step(k: DealState, code: int, players: int, sides: tuple[int, ...], target: int, dealer: int,
          cards_dealt: int, to_crib: int, size: int) -> DealState | None:
     """The deal state after the legal action ``code`` (:func:`legal_codes`), with the service's pack;
-    None for what is the typed engine's: a step that wins the game (pegged item by item there), or a
-    go while able (a renege, tournament rules)."""
+    None for a step that reaches the target (the deal machine, :mod:`.game.compact`, pegs it item by
+    item and ends the game)."""
     if code < GO_CODE:
         laid = lay_card(k, players, sides, target, k[5], code)
         return None if laid is None else laid[0]
     if code == GO_CODE:
-        seat: int = k[5]
-        if playable(k, seat):
-            return None
-        went = say_go(k, players, sides, target, seat)
+        went = say_go(k, players, sides, target, k[5])
         return None if went is None else went[0]
     if code == DEAL_CODE:
         return deal_pack(k, players, dealer, cards_dealt, to_crib)

@@ -4,7 +4,7 @@ The points are the kernel's (:func:`service.core.kernel.lay`,
 :func:`~service.core.kernel.count_points`); this module names them and the
 cards that made them.  The go and the last card are pegged when the count
 is over (:func:`go_score`), by whoever knows whether anyone can play on (the
-play, :meth:`service.core.play.Play.advance`, and the game's fast path).
+play, :meth:`service.core.play.Play.advance`, and the game's deal machine).
 """
 
 from __future__ import annotations

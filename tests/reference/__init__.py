@@ -6,7 +6,7 @@ mask, pairs by rank, runs by streak), play.py (what a card pegs from the count's
 tail; the play refereed seat by seat), legal.py (what is legal at a moment of a game)
 and cards.py (concrete cards for a multiset of ranks).  The tests hold the service to them
 (tests/core/test_show_properties.py, tests/core/test_play_properties.py, tests/core/test_kernel.py,
-tests/core/game/test_game_properties.py, tests/core/game/test_game_fast.py).
+tests/core/game/test_game_properties.py, tests/core/game/test_deal_machine.py).
 
 A reference must never import service's implementation of the rule it checks (it
 would then check the service against itself): only the service's vocabulary, the

@@ -6,7 +6,7 @@ OpenSpiel-style: :func:`new_game`, :func:`legal_actions`, :func:`check`,
 * :mod:`.actions` -- one frozen type per action, and the record notation
 * :mod:`.position` -- a position and the rules that move it
 * :mod:`.state` -- the state: the deal's start plus its actions, replayed
-* :mod:`.compact` -- the deal as the kernel keeps it, and the fast path of the actions that need no sentence
+* :mod:`.compact` -- the deal as the kernel keeps it, and the deal machine that applies every action to it
 * :mod:`.deck` -- each deal's pack, committed by the deck seed
 * :mod:`.events` -- what happened, in table order
 * :mod:`.observe` -- what each viewer (a seat, a spectator, everyone) sees and is told

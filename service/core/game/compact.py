@@ -1,31 +1,35 @@
-"""The deal in progress as the kernel keeps it, and the game's fast path.
+"""The deal in progress as the kernel keeps it, and the deal machine: the one place an action is applied.
 
 A game state holds its deal as the kernel's *deal state* (plain ints and
 tuples, :data:`service.core.kernel.DealState`), not as a typed
-:class:`~.position.Position`: almost every action of a game is a card, a go,
-a count, a discard, a deal or a cut that needs no sentence, judges no claim
-and ends no game, and :func:`step` moves the deal state for those with one
-kernel call and the events a client is told.  Everything else (a claim, a
-client's cards, a game won, an illegal action) is the typed
-path's, :func:`.position.apply`, on the position :func:`position_of` builds;
-:func:`deal_state_of` turns its answer back.  tests/core/game/test_game_fast.py
-checks the two paths against each other, action by action.
+:class:`~.position.Position`.  :func:`step` applies every kind of action to
+it -- the deal (the service's pack or a client's cards), a discard, the cut
+(his heels, claimed or not), a card, a go (a renege included), a count --
+with the kernel's step and the events a client is told.  Almost every
+action needs no more than that one kernel call.  A claim to judge, or points
+that reach the target, are settled here on the same deal state: the kernel
+steps without a target (:data:`NO_TARGET`), and :func:`_peg` pegs the items
+in order and ends the game at the one that reaches it.  An action the
+machine refuses is illegal: the typed position (:func:`position_of`, a view)
+says why (:func:`.position.check`).  tests/core/game/test_deal_machine.py
+holds the machine to the rules written again in the tests.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..cards import CARDS, Card
+from ..claims import check_claim, heels_pegged, settle
 from ..engine import kernel
 # the deal state's fields by name (the kernel's one layout)
-from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PHASE, SHOWN, STARTER, TURN
+from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PEGS, PHASE, SHOWN, STARTER, TURN, WINNER
 from ..options import GameOptions, pone, side_of
 from ..peg import Score, go_score, peg_scores
-from ..play import GOS, PLAYS, Go, Play, PlayCard
+from ..play import GOS, PLAYS, Go, Play, PlayCard, next_opponent
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
-from .events import Dealt, Discarded, GameEvent, HandCounted, Played, StarterTurned, Went
+from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
 from .position import COUNTS, CUTS, DEALS, DISCARDS, PHASES, SHOW_ORDER, Position
 
 if TYPE_CHECKING:
@@ -102,46 +106,147 @@ def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], pack: tuple[i
     return kernel.deal_start(options.players, tuple([p for peg in pegs for p in peg]), pack)
 
 
-def step(state: GameState, action: GameAction) -> tuple[DealState, list[GameEvent], GameAction] | None:
-    """The next deal state, the events and the action as completed, for an action the fast path takes;
-    None for any other (the typed path then checks it, explains it or applies it)."""
-    fast = STEPS.get(type(action))
-    return None if fast is None else fast(state, action)
+def step(state: DealAt, action: GameAction) -> tuple[DealState, list[GameEvent], GameAction] | None:
+    """The next deal state, the events and the action as completed, for a legal ``action``; None for an
+    illegal one (:func:`.position.check` then says why).  A malformed claim raises as the check would."""
+    machine = STEPS.get(type(action))
+    return None if machine is None else machine(state, action)
+
+
+class DealAt(Protocol):
+    """Where a deal stands, as the machine reads it: a game state, or a playout."""
+
+    @property
+    def options(self) -> GameOptions: ...
+    @property
+    def deal(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def deal_state(self) -> DealState: ...
 
 
 Stepped = tuple[DealState, list[GameEvent], GameAction] | None
+NO_TARGET = 1 << 30
+"""A target no side reaches: the kernel steps the deal under it when the points are to be pegged here,
+item by item (a claim judged, or the target reached)."""
 
 
-def _card(state: GameState, action: PlayCard) -> Stepped:
+def _claim(o: GameOptions, claim: int | None, muggins: bool) -> int | None:
+    """A claim checked (malformed: raises), or None where the options make it nothing to judge: a claim
+    is judged with muggins (for the play, muggins in the play) or under tournament rules (ACC 8.3)."""
+    if claim is None:
+        return None
+    check_claim(claim)
+    return claim if muggins or o.tournament else None
+
+
+def _peg(o: GameOptions, k: DealState, nxt: DealState, scores: Sequence[Score],
+         total: int | None = None) -> tuple[DealState, Sequence[Score]]:
+    """``nxt`` (stepped from ``k`` without a target) with ``scores`` pegged from ``k``'s pegs, in order,
+    stopping the instant a side reaches the target: the game is then over (the rest is not pegged).  One
+    peg move per side per event, so the gap shows the whole last score; a counted hand (``total`` given)
+    is pegged at once, item by item only if it reaches the target; a false claim's set-back (ACC 8.4.b)
+    moves both pegs back, never below 0."""
+    pegs = list(k[PEGS])
+    if not scores:
+        return nxt[:PEGS] + (tuple(pegs),) + nxt[PEGS + 1:], ()
+    if total is not None and type(scores) is CountedScores:
+        side = o.side_of(scores.seat)
+        front = pegs[2 * side]
+        if front + total < o.target:
+            pegs[2 * side], pegs[2 * side + 1] = front + total, front
+            return nxt[:PEGS] + (tuple(pegs),) + nxt[PEGS + 1:], scores
+    moved = 0
+    pegged = []
+    for s in scores:
+        if s.points <= 0:
+            continue
+        side = o.side_of(s.seat)
+        front, back = pegs[2 * side], pegs[2 * side + 1]
+        first = not moved >> side & 1
+        moved |= 1 << side
+        pegged.append(s)
+        if s.kind == "set_back":
+            new = front - s.points
+            pegs[2 * side], pegs[2 * side + 1] = new, min(front if first else back, new)
+            continue
+        pegs[2 * side], pegs[2 * side + 1] = front + s.points, front if first else back
+        if front + s.points >= o.target:
+            return (nxt[:PHASE] + (kernel.OVER_PHASE,) + nxt[PHASE + 1:PEGS] + (tuple(pegs), side)
+                    + nxt[WINNER + 1:]), tuple(pegged)
+    return nxt[:PEGS] + (tuple(pegs),) + nxt[PEGS + 1:], tuple(pegged)
+
+
+def _claimed(o: GameOptions, k: DealState, seat: int, scores: Sequence[Score], claim: int, muggins: bool,
+             show: bool) -> tuple[Score, ...]:
+    """A claim settled (:func:`~service.core.claims.settle`): under tournament rules an over-claim into
+    the game hole is a false claim of game, judged from the side's score before this count (its partner's
+    points in the same event, pegged first, included)."""
+    side = o.side_of(seat)
+    before = k[PEGS][2 * side] + sum(s.points for s in scores if s.seat != seat and o.side_of(s.seat) == side)
+    return settle(o.players, seat, scores, claim, muggins=muggins, show=show, tournament=o.tournament,
+                  before=before, target=o.target).scores
+
+
+def _ended(state: DealAt, nxt: DealState, event: GameEvent) -> list[GameEvent]:
+    """The events of a step: its own, and the game's end when it reached the target."""
+    return [event, GameOver(state.deal)] if nxt[PHASE] == kernel.OVER_PHASE else [event]
+
+
+def _card(state: DealAt, action: PlayCard) -> Stepped:
     k, seat, card = state.deal_state, action.seat, action.card
-    if (k[PHASE] != kernel.PLAY_PHASE or action.claim is not None or seat != k[TURN] or card not in k[HELD][seat]
-            or not kernel.FITS[k[COUNT]][card]):
+    if k[PHASE] != kernel.PLAY_PHASE or seat != k[TURN] or card not in k[HELD][seat] or not kernel.FITS[k[COUNT]][card]:
         return None
     o = state.options
-    stepped = kernel.lay_card(k, o.players, _SIDES[o.players], o.target, seat, _PLAIN[card])
+    claim = _claim(o, action.claim, o.muggins_in_play)
+    sides = _SIDES[o.players]
+    stepped = None if claim is not None else kernel.lay_card(k, o.players, sides, o.target, seat, _PLAIN[card])
+    slow = stepped is None
     if stepped is None:
-        return None
+        stepped = kernel.lay_card(k, o.players, sides, NO_TARGET, seat, _PLAIN[card])
+        assert stepped is not None
     nxt, count, points, same, run, go_to, reset = stepped
-    scores = (peg_scores(_cards(k[COUNT_CARDS] + (card,)), seat, count, (points, same, run))
-              if points or run or same > 1 else [])
+    scores: Sequence[Score] = (peg_scores(_cards(k[COUNT_CARDS] + (card,)), seat, count, (points, same, run))
+                               if points or run or same > 1 else [])
+    if go_to >= 0:
+        scores.append(_go_point(go_to, nxt))  # type: ignore[attr-defined]  # a list here
+    if slow:
+        if claim is not None:
+            scores = _claimed(o, k, seat, scores, claim, o.muggins_in_play, show=False)
+        nxt, scores = _peg(o, k, nxt, scores)
+    event = _new(Played, (state.deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset)))
+    return nxt, (_ended(state, nxt, event) if slow else [event]), action
+
+
+def _go(state: DealAt, action: Go) -> Stepped:
+    k, seat = state.deal_state, action.seat
+    if k[PHASE] != kernel.PLAY_PHASE or seat != k[TURN]:
+        return None
+    o = state.options
+    able = len(kernel.playable(k, seat))
+    if not kernel.may_go(k[COUNT], able, o.tournament):  # a lead, or a go while able (unless a renege)
+        return None
+    claim = _claim(o, action.claim, o.muggins_in_play)
+    sides = _SIDES[o.players]
+    stepped = None if claim is not None else kernel.say_go(k, o.players, sides, o.target, seat)
+    slow = stepped is None
+    if stepped is None:
+        stepped = kernel.say_go(k, o.players, sides, NO_TARGET, seat)
+        assert stepped is not None
+    nxt, count, _, _, _, go_to, reset = stepped
+    scores: list[Score] = []
+    if able:  # a renege (tournament rules): the next opponent pegs the penalty
+        scores.append(Score(next_opponent(o.players, seat), "renege", kernel.renege_points(able)))
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))
-    event = _new(Played, (state.deal, seat, card, count, tuple(scores) if scores else _NO_SCORES, bool(reset)))
-    return nxt, [event], action
-
-
-def _go(state: GameState, action: Go) -> Stepped:
-    k, seat = state.deal_state, action.seat
-    if (k[PHASE] != kernel.PLAY_PHASE or action.claim is not None or seat != k[TURN]
-            or k[COUNT] == 0 or kernel.playable(k, seat)):  # a lead, or a go while able (a renege)
-        return None
-    o = state.options
-    stepped = kernel.say_go(k, o.players, _SIDES[o.players], o.target, seat)
-    if stepped is None:
-        return None
-    nxt, count, _, _, _, go_to, reset = stepped
-    pegged = (_go_point(go_to, nxt),) if go_to >= 0 else _NO_SCORES
-    return nxt, [_new(Went, (state.deal, seat, count, pegged, bool(reset)))], action
+    pegged: Sequence[Score] = scores
+    if slow:
+        if claim is not None:
+            pegged = _claimed(o, k, seat, scores, claim, o.muggins_in_play, show=False)
+        nxt, pegged = _peg(o, k, nxt, pegged)
+    event = _new(Went, (state.deal, seat, count, tuple(pegged) if pegged else _NO_SCORES, bool(reset)))
+    return nxt, (_ended(state, nxt, event) if slow else [event]), action
 
 
 def _go_point(seat: int, nxt: DealState) -> Score:
@@ -149,26 +254,38 @@ def _go_point(seat: int, nxt: DealState) -> Score:
     return go_score(seat, nxt[TURN] != NOBODY)
 
 
-def _count(state: GameState, action: Count) -> Stepped:
+def _count(state: DealAt, action: Count) -> Stepped:
     k, o, seat = state.deal_state, state.options, action.seat
     n = o.players
     shown = k[SHOWN]
-    if (k[PHASE] != kernel.SHOW_PHASE or action.claim is not None or action.what is not None or shown > n
-            or seat != SHOW_ORDER[n][state.dealer][shown]):
-        return None  # a claim, or out of the show's order: left of the dealer first, the dealer last, the crib
-    counted = kernel.count_hand(k, n, _SIDES[n], o.target, seat)
-    if counted is None:
-        return None
-    nxt, total = counted
+    if k[PHASE] != kernel.SHOW_PHASE or shown > n or seat != SHOW_ORDER[n][state.dealer][shown]:
+        return None  # out of the show's order: left of the dealer first, the dealer last, the crib
     crib = shown == n
+    what = action.what
+    if what is not None and what != (Counted.CRIB if crib else Counted.HAND):
+        return None  # a count that names what it counts must name the right one
+    claim = _claim(o, action.claim, o.muggins)
+    sides = _SIDES[n]
+    counted = None if claim is not None else kernel.count_hand(k, n, sides, o.target, seat)
+    slow = counted is None
+    if counted is None:
+        counted = kernel.count_hand(k, n, sides, NO_TARGET, seat)
+        assert counted is not None
+    nxt, total = counted
     cards = _cards(k[CRIB] if crib else k[HANDS][seat])
-    scores: CountedScores | tuple[Score, ...] = (
-        CountedScores(seat, cards, CARDS[k[STARTER]], crib, total) if total else _NO_SCORES)
+    scores: Sequence[Score] = (
+        CountedScores(seat, cards, CARDS[k[STARTER]], crib, total) if total or slow else _NO_SCORES)
+    if slow:
+        if claim is not None:
+            nxt, scores = _peg(o, k, nxt, _claimed(o, k, seat, scores, claim, o.muggins, show=True))
+        else:
+            nxt, scores = _peg(o, k, nxt, scores, total)
     event = _new(HandCounted, (state.deal, seat, cards, Counted.CRIB if crib else Counted.HAND, scores))
-    return nxt, [event], action
+    done = action if what is None else Count(seat, action.claim)  # the record leaves out what it counts
+    return nxt, (_ended(state, nxt, event) if slow else [event]), done
 
 
-def _discard(state: GameState, action: Discard) -> Stepped:
+def _discard(state: DealAt, action: Discard) -> Stepped:
     k, o, cards, seat = state.deal_state, state.options, action.cards, action.seat
     if (k[PHASE] != kernel.DISCARD_PHASE or not 0 <= seat < o.players or k[DISCARDED][seat]
             or len(cards) != o.discards or len(set(cards)) != len(cards)
@@ -177,35 +294,63 @@ def _discard(state: GameState, action: Discard) -> Stepped:
     return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (state.deal, seat, cards))], action
 
 
-def _deal(state: GameState, action: Deal) -> Stepped:
+def _deal(state: DealAt, action: Deal) -> Stepped:
     k, o, dealer = state.deal_state, state.options, state.dealer
-    if (k[PHASE] != kernel.DEAL_PHASE or not k[PACK] or action.seat != dealer or action.hands is not None
-            or action.crib):
-        return None  # a client's cards, or out of turn
-    nxt = kernel.deal_pack(k, o.players, dealer, o.cards_dealt, o.dealt_to_crib)
-    dealt = Deal(dealer, tuple([_cards(h) for h in nxt[HANDS]]), _cards(nxt[CRIB]))
-    return nxt, [_new(Dealt, (state.deal, dealer))], dealt
+    if k[PHASE] != kernel.DEAL_PHASE or action.seat != dealer:
+        return None  # out of turn
+    if k[PACK]:  # the service deals: one card at a time from the left of the dealer, then the crib's
+        if action.hands is not None or action.crib:
+            return None
+        nxt = kernel.deal_pack(k, o.players, dealer, o.cards_dealt, o.dealt_to_crib)
+        done = Deal(dealer, tuple([_cards(h) for h in nxt[HANDS]]), _cards(nxt[CRIB]))
+    else:  # a client's cards: every seat's hand and the crib's, distinct
+        hands, crib = action.hands, action.crib
+        if (hands is None or len(hands) != o.players or any(len(h) != o.cards_dealt for h in hands)
+                or len(crib) != o.dealt_to_crib):
+            return None
+        dealt = [c for h in hands for c in h] + list(crib)
+        if len(set(dealt)) != len(dealt):
+            return None
+        nxt, done = kernel.deal_hands(k, tuple([_plain(h) for h in hands]), _plain(crib)), action
+    return nxt, [_new(Dealt, (state.deal, dealer))], done
 
 
-def _cut(state: GameState, action: Cut) -> Stepped:
+def _cut(state: DealAt, action: Cut) -> Stepped:
     k, o, dealer = state.deal_state, state.options, state.dealer
     cutter = pone(o.players, dealer)
-    if (k[PHASE] != kernel.CUT_PHASE or not k[PACK] or action.seat != cutter or action.starter is not None
-            or action.claim is not None):
-        return None  # a client's cards, out of turn, or what the dealer claims of his heels
-    turned = k[PACK][kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
-    nxt = kernel.turn_starter(k, cutter, turned, _SIDES[o.players][dealer], o.target)
-    if nxt is None:
-        return None  # his heels win the game: the typed path pegs them and ends it
+    if k[PHASE] != kernel.CUT_PHASE or action.seat != cutter:
+        return None  # out of turn
+    if k[PACK]:  # the service turns the card after the dealt ones
+        if action.starter is not None:
+            return None
+        turned = k[PACK][kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
+    else:  # a client's starter: a card not dealt
+        if action.starter is None:
+            return None
+        turned = _PLAIN[action.starter]
+        if turned in k[CRIB] or any(turned in h for h in k[HANDS]):
+            return None
+    claim = action.claim
+    if claim is not None:
+        check_claim(claim)
+    side = _SIDES[o.players][dealer]
+    nxt = None if claim is not None else kernel.turn_starter(k, cutter, turned, side, o.target)
     starter = CARDS[turned]
     heels = kernel.heels(turned)
-    scores = (_new(Score, (dealer, "his_heels", heels, (starter,))),) if heels else ()
-    return nxt, [_new(StarterTurned, (state.deal, cutter, starter, scores))], Cut(cutter, starter, None)
+    scores: Sequence[Score] = (_new(Score, (dealer, "his_heels", heels, (starter,))),) if heels else ()
+    slow = nxt is None
+    if nxt is None:  # ACC 6.3.c: his heels forfeited if not pegged (a claim); or they reach the target
+        nxt = kernel.turn_starter(k, cutter, turned, side, NO_TARGET)
+        assert nxt is not None
+        heels = heels_pegged(heels, claim, o.tournament)
+        nxt, scores = _peg(o, k, nxt, (_new(Score, (dealer, "his_heels", heels, (starter,))),) if heels else ())
+    event = _new(StarterTurned, (state.deal, cutter, starter, tuple(scores)))
+    return nxt, (_ended(state, nxt, event) if slow else [event]), Cut(cutter, starter, claim)
 
 
-STEPS: dict[type, Callable[[GameState, Any], Stepped]] = {
+STEPS: dict[type, Callable[[DealAt, Any], Stepped]] = {
     PlayCard: _card, Go: _go, Count: _count, Discard: _discard, Deal: _deal, Cut: _cut}
-"""The fast path's step for each action type (:func:`step`)."""
+"""The machine's step for each action type (:func:`step`)."""
 
 
 class _Discards(dict[tuple[int, ...], Discard]):

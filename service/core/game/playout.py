@@ -13,10 +13,9 @@ sampled worlds).  Clients' games, with their checks, sentences, claims and
 events, are :func:`.state.apply_action`'s.
 
 It is the same engine: each code is stepped by :func:`.kernel.step` (the
-kernel functions the game engine's fast path calls), and what the kernel
-leaves to the typed engine (a step that wins the game, a renege) is applied
-by :func:`.position.apply` on the position the deal state makes, as the game
-engine does.  :func:`action_of` names a code as a game action;
+kernel functions the game's deal machine calls), and a step that reaches
+the target is the deal machine's (:func:`.compact.step`, which pegs item by
+item and ends the game), as in the game engine.  :func:`action_of` names a code as a game action;
 tests/core/game/test_playout.py holds a playout to the game engine action by action.
 """
 
@@ -28,9 +27,9 @@ from ..errors import MalformedError
 from ..options import GameOptions, next_seat, pone, side_of
 from ..play import GOS, PLAYS
 from .actions import GameAction
-from .compact import DISCARDS_BY_NUMBER, deal_state_of, position_of
+from .compact import DISCARDS_BY_NUMBER, position_of, step
 from .deck import pack_numbers
-from .position import COUNTS, CUTS, DEALS, apply, check
+from .position import COUNTS, CUTS, DEALS, check
 from .state import GameState
 
 NOBODY = kernel.NOBODY
@@ -98,9 +97,10 @@ class Playout:
         k = self.deal_state
         nxt = kernel.step(k, code, self._players, self._sides, self._target, self.dealer, self._dealt, self._to_crib,
                           self._size)
-        if nxt is None:  # a game won mid-step, or a renege: the typed engine's, as in the game engine
-            pos = position_of(self.options, self.deal, self.dealer, self.first_dealer, k)
-            nxt = deal_state_of(apply(pos, self.action_of(code))[0])
+        if nxt is None:  # the target reached: the deal machine pegs item by item, as in the game engine
+            stepped = step(self, self.action_of(code))
+            assert stepped is not None  # a legal code
+            nxt = stepped[0]
         if nxt[PHASE] == kernel.SHOW_PHASE and kernel.deal_over(nxt, self._players):
             self.deal += 1
             self.dealer = next_seat(self._players, self.dealer)

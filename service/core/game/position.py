@@ -12,27 +12,26 @@ With four players the partnerships are seats 0+2 and 1+3 and share a score:
 has two pegs, (front, back): the front is its score, the back the one before,
 so the gap shows the whole last score.
 
-Each action has its check, which raises :class:`IllegalError` with a sentence,
-and :func:`can` derives from it; :func:`apply` checks, then returns the next
-position, the events in table order, and the action as completed (the cards a
-service deck dealt filled in), which is what a record keeps.
+A position is a view: the game keeps its deal as the kernel's deal state,
+and the deal machine (:mod:`.compact`) applies every action to it; the
+position is built from it (:func:`.compact.position_of`) when something
+reads one.  What the position adds is the explanation: each action has its
+check, which raises :class:`IllegalError` with a sentence (the rule, where in
+the action, what would have been legal), and :func:`can` derives from it.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple
 
 from ..cards import Card, ensure_distinct
-from ..claims import check_claim, heels_pegged, settle
+from ..claims import check_claim
 from ..errors import IllegalError, MalformedError, Step
 from ..options import GameOptions, pone
-from ..peg import Score
 from ..play import Go, Play, PlayCard
 from ..engine import kernel
-from ..show import CountedScores, his_heels
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction, action_type
-from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
 
 
 
@@ -151,7 +150,7 @@ class _SharedDiscards(dict[tuple[Card, ...], Discard]):
 
 
 DISCARDS = tuple(_SharedDiscards(seat) for seat in range(4))
-"""``DISCARDS[seat][cards]``: the one instance of each discard (legal lists and the fast path share them)."""
+"""``DISCARDS[seat][cards]``: the one instance of each discard (legal lists and the deal machine share them)."""
 DEALS = tuple(Deal(s) for s in range(4))
 CUTS = tuple(Cut(s) for s in range(4))
 COUNTS = tuple(Count(s) for s in range(4))
@@ -262,179 +261,3 @@ def can(pos: Position, action: GameAction) -> bool:
     except ValueError:
         return False
     return True
-
-
-# ---------------------------------------------------------------------------
-# Applying an action.
-
-
-def _peg(pos: Position, scores: Sequence[Score],
-         total: int | None = None) -> tuple[tuple[tuple[int, int], ...], Sequence[Score], int | None]:
-    """Peg ``scores`` in order, stopping the instant a side reaches the target.
-    One peg move per side per event, so the gap shows the whole last score.
-    A counted hand's scores (``total`` given) are pegged at once, item by item
-    only if they reach the target."""
-    if not scores:
-        return pos.pegs, (), None
-    o = pos.options
-    if total is not None and type(scores) is CountedScores:
-        side = o.side_of(scores.seat)
-        front = pos.pegs[side][0]
-        if front + total < o.target:
-            pegs = list(pos.pegs)
-            pegs[side] = (front + total, front)
-            return tuple(pegs), scores, None
-    pegs = list(pos.pegs)
-    moved = 0
-    pegged = []
-    for s in scores:
-        if s.points <= 0:
-            continue
-        side = o.side_of(s.seat)
-        front, back = pegs[side]
-        if s.kind == "set_back":  # ACC 8.4.b: both pegs go back, never below 0
-            new = front - s.points
-            pegs[side] = (new, min(back if moved >> side & 1 else front, new))
-            moved |= 1 << side
-            pegged.append(s)
-            continue
-        pegs[side] = (front + s.points, back if moved >> side & 1 else front)
-        moved |= 1 << side
-        pegged.append(s)
-        if front + s.points >= o.target:
-            return tuple(pegs), tuple(pegged), side
-    return tuple(pegs), tuple(pegged), None
-
-
-def _claimed(pos: Position, seat: int, scores: Sequence[Score], claim: int, muggins: bool,
-             show: bool) -> tuple[Score, ...]:
-    """A claim settled in a game (:func:`~service.core.claims.settle`): under
-    tournament rules an over-claim into the game hole is a false claim of game,
-    judged from the side's score before this count (its partner's points in
-    the same event, pegged first, included)."""
-    o = pos.options
-    side = o.side_of(seat)
-    before = pos.pegs[side][0] + sum(s.points for s in scores if s.seat != seat and o.side_of(s.seat) == side)
-    return settle(o.players, seat, scores, claim, muggins=muggins, show=show, tournament=o.tournament,
-                  before=before, target=o.target).scores
-
-
-def apply(pos: Position, action: GameAction) -> tuple[Position, list[GameEvent], GameAction]:
-    """Check ``action``; return the next position, its events and the action as completed."""
-    if type(action) is PlayCard or type(action) is Go:
-        # the common case first: a card or a go without a claim that the play allows
-        play = pos.play
-        if play is not None and action.claim is None and pos.phase is Phase.PLAY and play.allows(action):
-            return _apply_peg(pos, action)
-    elif type(action) is Count:
-        # a count in the show order, without a claim or a word on what it counts
-        if (action.claim is None and action.what is None and pos.phase is Phase.SHOW
-                and action.seat == SHOW_ORDER[pos.options.players][pos.dealer][pos.shown]):
-            return _apply_count(pos, action)
-    check(pos, action)
-    return _APPLY[type(action)](pos, action)
-
-
-def _over(pos: Position, events: list[GameEvent]) -> Position:
-    events.append(GameOver(pos.deal))
-    return pos._replace(phase=Phase.OVER)
-
-
-def _apply_deal(pos: Position, a: Deal) -> tuple[Position, list[GameEvent], GameAction]:
-    o = pos.options
-    n = o.players
-    if pos.cards is None:
-        assert a.hands is not None  # _check_deal: a client deck's deal gives every hand
-        hands, crib = a.hands, a.crib
-    else:
-        # One card at a time, starting left of the dealer; then the crib's.
-        cards = pos.cards
-        dealt: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(n * o.cards_dealt):
-            dealt[(pos.dealer + 1 + i) % n].append(cards[i])
-        hands = tuple(tuple(h) for h in dealt)
-        k = n * o.cards_dealt
-        crib = tuple(cards[k:k + o.dealt_to_crib])
-        a = Deal(a.seat, hands, crib)
-    nxt = pos._replace(phase=Phase.DISCARD, hands=hands, crib=crib, discards=((),) * n)
-    return nxt, [Dealt(pos.deal, a.seat)], a
-
-
-def _apply_discard(pos: Position, a: Discard) -> tuple[Position, list[GameEvent], GameAction]:
-    hands = list(pos.hands)
-    hands[a.seat] = tuple(c for c in hands[a.seat] if c not in a.cards)
-    discards = list(pos.discards)
-    discards[a.seat] = a.cards
-    done = all(discards)
-    nxt = pos._replace(hands=tuple(hands), discards=tuple(discards), crib=pos.crib + a.cards,
-                       phase=Phase.CUT if done else Phase.DISCARD)
-    return nxt, [Discarded(pos.deal, a.seat, a.cards)], a
-
-
-def _apply_cut(pos: Position, a: Cut) -> tuple[Position, list[GameEvent], GameAction]:
-    o = pos.options
-    if pos.cards is None:
-        assert a.starter is not None  # _check_cut: a client deck's cut gives the starter
-        starter = a.starter
-    else:
-        starter = pos.cards[kernel.starter_at(o.players, o.cards_dealt, o.dealt_to_crib)]
-        a = Cut(a.seat, starter, a.claim)
-    pegs, winner = pos.pegs, None
-    scores: Sequence[Score] = ()
-    heels = heels_pegged(his_heels(starter), a.claim, o.tournament)  # ACC 6.3.c: forfeited if not pegged
-    if heels:
-        pegs, scores, winner = _peg(pos, [Score(pos.dealer, "his_heels", heels, (starter,))])
-    events: list[GameEvent] = [StarterTurned(pos.deal, a.seat, starter, tuple(scores))]
-    play = Play.start(o.players, pos.pone, pos.hands, o.tournament)
-    nxt = pos._replace(starter=starter, phase=Phase.PLAY, play=play, pegs=pegs, winner=winner)
-    if winner is not None:
-        nxt = _over(nxt, events)
-    return nxt, events, a
-
-
-def _apply_peg(pos: Position, a: PlayCard | Go) -> tuple[Position, list[GameEvent], GameAction]:
-    play, ev = pos.the_play.advance(a)  # checked by apply()
-    scores = ev.scores
-    o = pos.options
-    if a.claim is not None and (o.muggins_in_play or o.tournament):
-        # muggins in the play, or (tournament rules, ACC 8.3) the claim stands
-        scores = _claimed(pos, a.seat, scores, a.claim, o.muggins_in_play, show=False)
-    pegs, pegged, winner = _peg(pos, scores)
-    events: list[GameEvent] = [Played(pos.deal, a.seat, a.card, ev.count, pegged, ev.reset)
-                               if type(a) is PlayCard else Went(pos.deal, a.seat, ev.count, pegged, ev.reset)]
-    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, Phase.SHOW if ev.hand_over else Phase.PLAY,
-                          pos.hands, pos.discards, pos.crib, pos.starter, pos.cards, play, 0, winner))
-    if winner is not None:
-        nxt = _over(nxt, events)
-    return nxt, events, a
-
-
-def _apply_count(pos: Position, a: Count) -> tuple[Position, list[GameEvent], GameAction]:
-    if a.what is not None:
-        a = Count(a.seat, a.claim)  # the record leaves it out
-    o = pos.options
-    is_crib = pos.shown == o.players
-    cards = pos.crib if is_crib else pos.hands[a.seat]
-    c0, c1, c2, c3 = cards
-    starter = pos.starter
-    assert starter is not None  # turned before the play
-    # the kernel's total pegs the hand; its items are made only when read
-    shown = kernel.show_total(c0, c1, c2, c3, starter, is_crib)
-    scores: Sequence[Score] = CountedScores(a.seat, cards, starter, is_crib, shown)
-    total: int | None = shown
-    if a.claim is not None and (o.muggins or o.tournament):
-        # muggins, or (tournament rules, ACC 8.3) the claim stands
-        scores, total = _claimed(pos, a.seat, scores, a.claim, o.muggins, show=True), None
-    pegs, pegged, winner = _peg(pos, scores, total)
-    events: list[GameEvent] = [HandCounted(pos.deal, a.seat, tuple(cards),
-                                           Counted.CRIB if is_crib else Counted.HAND, pegged)]
-    nxt = _new(Position, (o, pos.deal, pos.dealer, pos.first_dealer, pegs, pos.phase, pos.hands, pos.discards,
-                          pos.crib, starter, pos.cards, pos.play, pos.shown + 1, winner))
-    if winner is not None:  # a finished game keeps its cards on the table
-        return _over(nxt, events), events, a
-    return nxt, events, a
-
-
-_APPLY: dict[type, Callable[[Position, Any], tuple[Position, list[GameEvent], GameAction]]] = {Deal: _apply_deal, Discard: _apply_discard, Cut: _apply_cut, PlayCard: _apply_peg,
-          Go: _apply_peg, Count: _apply_count}
-

@@ -4,7 +4,7 @@ Everything else (phase, hands, crib, count, whose turn, legal actions) is
 rebuilt by replaying those actions, so a state a client sends back is
 verified whole on every request and no derived fact is ever taken on trust.
 The state keeps where the deal stands as the kernel's deal state
-(:mod:`.compact`), stepped by the fast path, and builds the typed
+(:mod:`.compact`), stepped by the deal machine, and builds the typed
 :class:`Position` from it when something reads ``position``.  The state stays the same size all game: at the end of each
 deal its actions are folded into ``history``, a SHA-256 chain that a record
 of the game (every action in order) reproduces.
@@ -27,9 +27,9 @@ from ..options import GameOptions, Outcome, check_seat, next_first_dealer, next_
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, pack_numbers, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
-from .compact import STEPS, DealState, deal_state_of, position_of, start
+from .compact import STEPS, DealState, position_of, start
 from .compact import legal as legal  # the engine's legal actions, re-exported
-from .position import PHASES, Phase, Position, apply
+from .position import PHASES, Phase, Position, check
 
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
@@ -176,14 +176,12 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     When the deal is over its record is folded into the history and the next
     deal begins."""
     o = state.options
-    fast = STEPS.get(type(action))  # compact.step, without the call
-    stepped = None if fast is None else fast(state, action)
-    pos: Position | None = None
-    if stepped is None:  # the typed path: a claim, a client's cards, a game won, an illegal action
-        pos, events, done = apply(state.position, action)
-        k = deal_state_of(pos)
-    else:
-        k, events, done = stepped
+    machine = STEPS.get(type(action))  # compact.step, without the call
+    stepped = None if machine is None else machine(state, action)
+    if stepped is None:  # not legal: the typed position says why
+        check(state.position, action)
+        raise AssertionError(f"{action} is legal to the rules' check but the deal machine refused it")
+    k, events, done = stepped
     actions = state.actions + (done,)
     phase = k[PHASE]
     if phase == kernel.SHOW_PHASE and kernel.deal_over(k, o.players):  # (the phase first: no call in the play)
@@ -198,10 +196,7 @@ def apply_action(state: GameState, action: GameAction) -> tuple[GameState, list[
     if phase == kernel.OVER_PHASE:
         events.append(DealRecorded(state.deal, tuple(map(notation, actions))))
     # the same deal: every field but the last two as they were (the slice takes them in one step)
-    nxt: GameState = _new(GameState, state[:_DEAL_FIELDS] + (actions, k))
-    if pos is not None:
-        nxt.__dict__["_position"] = pos  # already built: kept as reading it would keep it
-    return nxt, events
+    return _new(GameState, state[:_DEAL_FIELDS] + (actions, k)), events
 
 
 def as_sent(action: GameAction, service_deck: bool) -> GameAction:

@@ -49,16 +49,16 @@ def test_a_playout_is_the_game_engine(options: GameOptions) -> None:
     for game in range(5):
         state, _ = new_game(options, deck_seed="%032x" % rng.getrandbits(128))
         for _, _, p, state in played_both_ways(state, rng.choice):
-            typed_steps += state.deal_state[kernel.PHASE] == kernel.OVER_PHASE  # (the game's end is the typed engine's)
+            typed_steps += state.deal_state[kernel.PHASE] == kernel.OVER_PHASE  # (the game's end is the deal machine's)
         assert state.phase is Phase.OVER and p.winner == state.position.winner
         assert p.scores == tuple(front for front, _ in state.position.pegs)
         assert p.legal_actions() == [] == legal(state)
     assert typed_steps == 5
 
 
-def test_reneges_take_the_typed_engine() -> None:
+def test_reneges_are_the_kernel_s() -> None:
     """Under tournament rules a go while able stands, as a renege the next opponent pegs (ACC 7.3): the
-    playout's go then is the game engine's."""
+    kernel's step pegs it, as the game engine does."""
     options = GameOptions(tournament=True)
     rng = random.Random(f"renege-{KERNEL}")
     reneges = 0
