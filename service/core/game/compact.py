@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..cards import CARDS, Card
+from ..errors import MalformedError
 from ..claims import check_claim, heels_pegged, settle
 from ..engine import kernel
 # the deal state's fields by name (the kernel's one layout)
@@ -377,42 +378,66 @@ def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
 
 def legal_of(k: DealState, o: GameOptions, dealer: int, seat: int | None = None) -> list[GameAction]:
     """Every legal action of deal state ``k`` (of ``seat`` only, when given), each as its shared action
-    instance: the kernel's rules of what is legal (:func:`~service.core.kernel.playable` and
-    :func:`~service.core.kernel.may_go` in the play, :func:`~service.core.kernel.discards_of` for each
-    seat yet to lay away, :func:`~service.core.kernel.show_seat`), composed as
-    :func:`~service.core.kernel.legal_codes` composes them for playouts, in the same order (a test holds
-    the two lists to one another, and both to the rules written again in tests/reference/legal.py).  A
-    client-deck deal or cut is listed once, without its cards."""
+    instance: the kernel's one generator, :func:`~service.core.kernel.legal_codes`, its codes named
+    (:func:`action_of`'s naming) in its order.  A client-deck deal or cut is listed once, without its
+    cards."""
+    codes = _legal_codes(k, o.players, o.discards, o.tournament)
+    if not codes:
+        return []
     phase = k[PHASE]
     if phase == _PLAY:
         turn = k[TURN]
-        if turn == NOBODY or (seat is not None and seat != turn):
+        if seat is not None and seat != turn:
             return []
-        plays = PLAYS[turn]
-        out: list[GameAction] = [plays[c] for c in _playable(k, turn)]
-        if _may_go(k[COUNT], len(out), o.tournament):
+        out: list[GameAction]
+        if codes[-1] == _GO_CODE:  # go comes last
+            out = list(map(PLAYS[turn].__getitem__, codes[:-1]))
             out.append(GOS[turn])
-        return out
-    n = o.players
+            return out
+        return list(map(PLAYS[turn].__getitem__, codes))
     if phase == _DISCARD:
-        discarded, hands, size = k[DISCARDED], k[HANDS], o.discards
+        hands, size = k[HANDS], o.discards
         out = []
-        for s in range(n):
-            if not discarded[s] and (seat is None or s == seat):
-                out += map(DISCARDS_BY_NUMBER[s].__getitem__, _discards_of(hands[s], size))
+        i = 0
+        while i < len(codes):  # each seat's codes together: every discard of its hand, in the order listed
+            s = (codes[i] - _DISCARD_CODE) // _PER_SEAT
+            named = _discards_of(hands[s], size)
+            if seat is None or s == seat:
+                out += map(DISCARDS_BY_NUMBER[s].__getitem__, named)
+            i += len(named)
         return out
-    actions: tuple[GameAction, ...]
-    if phase == _DEAL:
-        actor, actions = dealer, DEALS
-    elif phase == _CUT:
-        actor, actions = pone(n, dealer), CUTS
-    elif phase == _SHOW and k[SHOWN] <= n:
-        actor, actions = SHOW_ORDER[n][dealer][k[SHOWN]], COUNTS  # kernel.show_seat's, tabled
-    else:
-        return []
-    return [actions[actor]] if seat is None or seat == actor else []
+    action = _named(k, o, dealer, codes[0])
+    return [action] if seat is None or seat == action.seat else []
 
 
-_PLAY, _DISCARD, _DEAL, _CUT, _SHOW = (kernel.PLAY_PHASE, kernel.DISCARD_PHASE, kernel.DEAL_PHASE, kernel.CUT_PHASE,
-                                       kernel.SHOW_PHASE)
-_playable, _may_go, _discards_of = kernel.playable, kernel.may_go, kernel.discards_of
+def action_of(k: DealState, o: GameOptions, dealer: int, code: int) -> GameAction:
+    """The game action ``code`` (:func:`~service.core.kernel.legal_codes`) names in deal state ``k``, as
+    its shared instance; :class:`MalformedError` when it names none (no code, or a card when nobody is to
+    play)."""
+    n, turn = o.players, k[TURN]
+    if 0 <= code < _GO_CODE and turn != NOBODY:
+        return PLAYS[turn][code]
+    if code == _GO_CODE and turn != NOBODY:
+        return GOS[turn]
+    if code in (kernel.DEAL_CODE, kernel.CUT_CODE) or (code == kernel.COUNT_CODE and k[SHOWN] <= n):
+        return _named(k, o, dealer, code)
+    seat, i = divmod(code - _DISCARD_CODE, _PER_SEAT)
+    if code >= _DISCARD_CODE and seat < n:
+        discards = _discards_of(k[HANDS][seat], o.discards)
+        if i < len(discards):
+            return DISCARDS_BY_NUMBER[seat][discards[i]]
+    raise MalformedError(f"{code!r} names no action now")
+
+
+def _named(k: DealState, o: GameOptions, dealer: int, code: int) -> GameAction:
+    """The deal, the cut or the next count: the dealer deals, the pone cuts, the show's order counts."""
+    if code == kernel.DEAL_CODE:
+        return DEALS[dealer]
+    if code == kernel.CUT_CODE:
+        return CUTS[pone(o.players, dealer)]
+    return COUNTS[SHOW_ORDER[o.players][dealer][k[SHOWN]]]  # kernel.show_seat's, tabled
+
+
+_PLAY, _DISCARD = kernel.PLAY_PHASE, kernel.DISCARD_PHASE
+_GO_CODE, _DISCARD_CODE, _PER_SEAT = kernel.GO_CODE, kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT
+_legal_codes, _discards_of = kernel.legal_codes, kernel.discards_of

@@ -22,14 +22,13 @@ tests/core/game/test_playout.py holds a playout to the game engine action by act
 from __future__ import annotations
 
 from ..engine import kernel
-from ..kernel import HANDS, PEGS, PHASE, SHOWN, TURN, WINNER  # the deal state's fields by name
+from ..kernel import PEGS, PHASE, WINNER  # the deal state's fields by name
 from ..errors import MalformedError
-from ..options import GameOptions, next_seat, pone, side_of
-from ..play import GOS, PLAYS
+from ..options import GameOptions, next_seat, side_of
 from .actions import GameAction
-from .compact import DISCARDS_BY_NUMBER, position_of, step
+from .compact import action_of, position_of, step
 from .deck import pack_numbers
-from .position import COUNTS, CUTS, DEALS, check
+from .position import check
 from .state import GameState
 
 NOBODY = kernel.NOBODY
@@ -110,21 +109,7 @@ class Playout:
     def action_of(self, code: int) -> GameAction:
         """The game action ``code`` names now (the shared instance the game engine's :func:`.legal`
         lists); :class:`MalformedError` when it names none (no code, or a card when nobody is to play)."""
-        k, o = self.deal_state, self.options
-        n, turn = o.players, k[TURN]
-        if 0 <= code < kernel.GO_CODE and turn != NOBODY:
-            return PLAYS[turn][code]
-        if code == kernel.GO_CODE and turn != NOBODY:
-            return GOS[turn]
-        if code == kernel.DEAL_CODE:
-            return DEALS[self.dealer]
-        if code == kernel.CUT_CODE:
-            return CUTS[pone(n, self.dealer)]
-        if code == kernel.COUNT_CODE and k[SHOWN] <= n:
-            return COUNTS[kernel.show_seat(n, self.dealer, k[SHOWN])]
-        seat, i = divmod(code - kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT)
-        if code >= kernel.DISCARD_CODE and seat < n:
-            discards = kernel.discards_of(k[HANDS][seat], o.discards)
-            if i < len(discards):
-                return DISCARDS_BY_NUMBER[seat][discards[i]]
-        raise MalformedError(f"{code!r} names no action now (the legal codes: {self.legal_actions()})")
+        try:
+            return action_of(self.deal_state, self.options, self.dealer, code)
+        except MalformedError:
+            raise MalformedError(f"{code!r} names no action now (the legal codes: {self.legal_actions()})") from None
