@@ -389,15 +389,10 @@ def legal_of(k: DealState, o: GameOptions, dealer: int, seat: int | None = None)
         turn = k[TURN]
         if seat is not None and seat != turn:
             return []
-        out: list[GameAction]
-        if codes[-1] == _GO_CODE:  # go comes last
-            out = list(map(PLAYS[turn].__getitem__, codes[:-1]))
-            out.append(GOS[turn])
-            return out
-        return list(map(PLAYS[turn].__getitem__, codes))
+        return list(map(_PLAY_CODES[turn].__getitem__, codes))
     if phase == _DISCARD:
         hands, size = k[HANDS], o.discards
-        out = []
+        out: list[GameAction] = []
         i = 0
         while i < len(codes):  # each seat's codes together: every discard of its hand, in the order listed
             s = (codes[i] - _DISCARD_CODE) // _PER_SEAT
@@ -439,5 +434,8 @@ def _named(k: DealState, o: GameOptions, dealer: int, code: int) -> GameAction:
 
 
 _PLAY, _DISCARD = kernel.PLAY_PHASE, kernel.DISCARD_PHASE
+_PLAY_CODES: tuple[tuple[PlayCard | Go, ...], ...] = tuple(
+    tuple([PLAYS[seat][card] for card in range(kernel.GO_CODE)]) + (GOS[seat],) for seat in range(4))
+"""``_PLAY_CODES[seat][code]``: a card's or the go's code named as the seat's shared action."""
 _GO_CODE, _DISCARD_CODE, _PER_SEAT = kernel.GO_CODE, kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT
 _legal_codes, _discards_of = kernel.legal_codes, kernel.discards_of
