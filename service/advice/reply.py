@@ -59,16 +59,17 @@ class PointsReply:
         if turn == self.side:
             best = max(v for _, v in self.lines(hands, turn, count, seq, passed, last, p0, p1))
         else:
-            best = self._move(hands, turn, count, seq, passed, last, p0, p1, self.reply(hands, turn, count, seq,
-                                                                                        passed, last))
+            reply = self.reply(hands, turn, count, seq, passed, last)
+            move = next(m for m in kernel.play_moves(hands, turn, count, seq) if m[1] == reply)
+            best = self._move(turn, passed, last, p0, p1, move)
         self.memo[key] = best
         return best
 
     def lines(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int, p0: int,
               p1: int) -> list[tuple[int, float]]:
         """Each move of the seat to act (a rank, or 0 for go) and the seat's chance after it."""
-        return [(rank, self._move(hands, turn, count, seq, passed, last, p0, p1, rank))
-                for rank in _ranks(hands, turn, count)]
+        return [(move[1], self._move(turn, passed, last, p0, p1, move))
+                for move in kernel.play_moves(hands, turn, count, seq)]
 
     def reply(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int) -> int:
         """The move (a rank, 0 for go) the points search ranks first for the seat to act."""
@@ -82,39 +83,23 @@ class PointsReply:
                 best_rank, best_key = rank, key
         return best_rank
 
-    def _move(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int,
-              rank: int) -> float:
-        """The chance once the seat to act has laid a card of ``rank`` (0: said go)."""
+    def _move(self, turn: int, passed: int, last: int, p0: int, p1: int, move: kernel.PlayMove) -> float:
+        """The chance once the seat to act has made ``move`` (:func:`~service.core.kernel.play_moves`)."""
+        _, rank, hands, count, seq, pts = move
         if rank == 0:
             return self._after(hands, turn, count, seq, passed | (1 << turn), last, p0, p1)
-        at = _BITS * turn
-        hand = (hands >> at) & _MASK
-        rest, shift, cut = 0, 0, False
-        while hand:  # the hand without one card of ``rank``
-            r = hand & 15
-            hand >>= 4
-            if r == rank and not cut:
-                cut = True
-                continue
-            rest |= r << shift
-            shift += 4
-        now = count + kernel.RANK_VALUE[rank]
-        same, run, kept = kernel.lay(seq, rank)
-        pts = kernel.card_points(same, run, now)
         if turn == 0:
             p0 += pts
         else:
             p1 += pts
         if pts and (p0, p1)[turn] >= self.need[turn]:
             return 1.0 if turn == self.side else 0.0
-        others = hands & ~(_MASK << at)
-        return self._after(others | (rest << at), turn, now, kept, passed, turn, p0, p1)
+        return self._after(hands, turn, count, seq, passed, turn, p0, p1)
 
     def _after(self, hands: int, seat: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int) -> float:
         """The chance once ``seat`` has moved: the go or last-card point pegged, a side at its target the
         winner."""
-        holding = (1 if hands & _MASK else 0) | (2 if (hands >> _BITS) & _MASK else 0)
-        turn, reset, go_to = kernel.after(2, seat, count, holding, passed, last)
+        turn, reset, go_to = kernel.play_on(2, hands, seat, count, passed, last)
         if go_to >= 0:
             if go_to == 0:
                 p0 += kernel.GO_POINTS
@@ -125,16 +110,3 @@ class PointsReply:
         if reset:
             return self.value(hands, turn, 0, 0, 0, -1, p0, p1)
         return self.value(hands, turn, count, seq, passed, last, p0, p1)
-
-
-def _ranks(hands: int, turn: int, count: int) -> list[int]:
-    """The moves of the seat to act: each rank it holds that fits the count once, else go (0)."""
-    hand = (hands >> (_BITS * turn)) & _MASK
-    fits = kernel.FITS_RANK[count]
-    out: list[int] = []
-    while hand:
-        r = hand & 15
-        hand >>= 4
-        if fits[r] and r not in out:
-            out.append(r)
-    return out or [0]

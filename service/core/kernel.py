@@ -504,6 +504,67 @@ def pack_hand(cards: tuple[int, ...]) -> int:
     return packed
 
 
+PlayMove = tuple[int, int, int, int, int, int]
+"""A move in a packed play position, as :func:`play_move` gives it: ``(card, rank, hands, count, seq,
+points)`` -- where the card laid lay in the hand (1 for the first; -1 for a go, 0: no move left), the
+rank laid (0: go), the packed hands, the count and the rank sequence after it, and what the card pegs
+at once (the go or last-card point is :func:`play_on`'s)."""
+
+
+def play_move(hands: int, turn: int, count: int, seq: int, after: int) -> PlayMove:
+    """The one move generator of every search of the play: the move of the seat to act after its card
+    ``after`` (0: its first move).  The moves are a card of each rank it holds that fits the count, once,
+    in the order held (its first card of that rank leaves the hand); or, when none fits, go.  A search
+    never reneges.  Asked again with the ``card`` it answered, it answers the next move; ``card`` 0 once
+    there is none.  (An iterator in all but name: compiled, its answer is a C struct, not a tuple.)"""
+    at = HAND_BITS * turn
+    hand = (hands >> at) & HAND_MASK
+    fits = FITS_RANK[count]
+    i = after if after > 0 else 0
+    prev = (hand >> (4 * (i - 1))) & 15 if i > 0 else 0
+    x = hand >> (4 * i)
+    while x:
+        rank = x & 15
+        x >>= 4
+        i += 1
+        if rank == prev or not fits[rank]:
+            prev = rank
+            continue
+        now = count + RANK_VALUE[rank]
+        same, run, kept = lay(seq, rank)
+        low = (1 << (4 * (i - 1))) - 1
+        rest = (hand & low) | ((hand >> (4 * i)) << (4 * (i - 1)))
+        return i, rank, (hands & ~(HAND_MASK << at)) | (rest << at), now, kept, card_points(same, run, now)
+    if after == 0:
+        return -1, 0, hands, count, seq, 0  # no card fits: go
+    return 0, 0, hands, count, seq, 0
+
+
+def play_moves(hands: int, turn: int, count: int, seq: int) -> list[PlayMove]:
+    """Every move of :func:`play_move`, as a list (for what is not compiled)."""
+    out: list[PlayMove] = []
+    card = 0
+    while True:
+        move = play_move(hands, turn, count, seq, card)
+        card = move[0]
+        if card == 0:
+            return out
+        out.append(move)
+        if card < 0:
+            return out
+
+
+def play_on(players: int, hands: int, seat: int, count: int, passed: int, last: int) -> tuple[int, int, int]:
+    """:func:`after` in a packed play position, once ``seat`` has moved: who holds cards read from
+    ``hands``; ``passed`` and ``last`` as the move left them (a go adds the seat to ``passed``, a card
+    makes it ``last``)."""
+    holding = 0
+    for s in range(players):
+        if (hands >> (HAND_BITS * s)) & HAND_MASK:
+            holding |= 1 << s
+    return after(players, seat, count, holding, passed, last)
+
+
 class PositionCapReached(Exception):
     """A search reached its ``cap`` of positions (raised from inside the search)."""
 
@@ -559,11 +620,7 @@ class Search:
 
     def _after(self, hands: int, seat: int, count: int, seq: int, passed: int, last: int) -> int:
         """The value once ``seat`` has moved, the go or last-card point included."""
-        holding = 0
-        for s in range(self.players):
-            if (hands >> (HAND_BITS * s)) & HAND_MASK:
-                holding |= 1 << s
-        turn, reset, go_to = after(self.players, seat, count, holding, passed, last)
+        turn, reset, go_to = play_on(self.players, hands, seat, count, passed, last)
         if reset:
             v = self.value(hands, turn, 0, 0, 0, -1)
         else:
@@ -575,38 +632,18 @@ class Search:
     def _best(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int,
               lines: list[tuple[int, int]] | None) -> int:
         mine = self.shift[turn]
-        at = HAND_BITS * turn
-        hand = (hands >> at) & HAND_MASK
-        fits = FITS_RANK[count]
-        others = hands & ~(HAND_MASK << at)
         best = -1
         best_net = 0
         best_own = 0
-        prev = 0
-        i = 0
-        x = hand
-        moved = False
-        while x or not moved:
-            if x:
-                rank = x & 15
-                x >>= 4
-                i += 1
-                if rank == prev or not fits[rank]:
-                    prev = rank
-                    continue
-                prev = rank
-                # lay a card of this rank: the hand without its i-th card
-                now = count + RANK_VALUE[rank]
-                same, run, kept = lay(seq, rank)
-                low = (1 << (4 * (i - 1))) - 1
-                rest = (hand & low) | ((hand >> (4 * i)) << (4 * (i - 1)))
-                v = self._after(others | (rest << at), turn, now, kept, passed, turn)
-                v += card_points(same, run, now) << mine
-            else:
-                # no card fits: go
-                rank = 0
+        card = 0
+        while True:
+            card, rank, after_hands, now, kept, pts = play_move(hands, turn, count, seq, card)
+            if card == 0:
+                break
+            if rank:
+                v = self._after(after_hands, turn, now, kept, passed, turn) + (pts << mine)
+            else:  # no card fits: go
                 v = self._after(hands, turn, count, seq, passed | (1 << turn), last)
-            moved = True
             if lines is not None:
                 lines.append((rank, v))
             own = (v >> mine) & SIDE_MASK
@@ -620,7 +657,7 @@ class Search:
                 best = v
                 best_net = net
                 best_own = own
-            if rank == 0:
+            if card < 0:
                 break
         return best
 
@@ -635,35 +672,24 @@ def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, coun
     pts = [0] * (max(side) + 1)
     first = -1
     while turn >= 0:
-        at = HAND_BITS * turn
-        hand = (hands >> at) & HAND_MASK
-        fits = FITS_RANK[count]
-        best = 0
+        best_rank = 0
         best_pts = -1
-        best_i = 0
-        i = 0
-        x = hand if move != 0 else 0
-        while x:
-            rank = x & 15
-            x >>= 4
-            i += 1
-            if not fits[rank] or (move > 0 and rank != move):
+        best_hands = hands
+        best_count = count
+        best_seq = seq
+        card = 0
+        while move != 0:  # (a first move of go: no card)
+            card, rank, after_hands, now, kept, p = play_move(hands, turn, count, seq, card)
+            if card <= 0:
+                break
+            if move > 0 and rank != move:
                 continue
-            now = count + RANK_VALUE[rank]
-            same, run, _ = lay(seq, rank)
-            p = card_points(same, run, now)
             if p >= best_pts:  # ranks ascend: the higher rank wins a tie
-                best = rank
-                best_pts = p
-                best_i = i
+                best_rank, best_pts, best_hands, best_count, best_seq = rank, p, after_hands, now, kept
         seat = turn
         move = -1
-        if best:
-            low = (1 << (4 * (best_i - 1))) - 1
-            rest = (hand & low) | ((hand >> (4 * best_i)) << (4 * (best_i - 1)))
-            hands = (hands & ~(HAND_MASK << at)) | (rest << at)
-            count += RANK_VALUE[best]
-            _, _, seq = lay(seq, best)
+        if best_rank:
+            hands, count, seq = best_hands, best_count, best_seq
             mine = side[seat]
             pts[mine] += best_pts
             last = seat
@@ -671,11 +697,7 @@ def greedy_play(players: int, side: tuple[int, ...], hands: int, turn: int, coun
                 first = mine
         else:
             passed |= 1 << seat
-        holding = 0
-        for s in range(players):
-            if (hands >> (HAND_BITS * s)) & HAND_MASK:
-                holding |= 1 << s
-        turn, reset, go_to = after(players, seat, count, holding, passed, last)
+        turn, reset, go_to = play_on(players, hands, seat, count, passed, last)
         if go_to >= 0:
             pts[side[go_to]] += GO_POINTS
             if need and first < 0 and pts[side[go_to]] >= need[side[go_to]]:
@@ -752,11 +774,7 @@ class WinSearch:
     def _after(self, hands: int, seat: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int) -> float:
         """The value once ``seat`` has moved (its points in ``p0``/``p1``): the go or last-card point
         pegged here, a side at its target the winner."""
-        holding = 0
-        for s in range(self.players):
-            if (hands >> (HAND_BITS * s)) & HAND_MASK:
-                holding |= 1 << s
-        turn, reset, go_to = after(self.players, seat, count, holding, passed, last)
+        turn, reset, go_to = play_on(self.players, hands, seat, count, passed, last)
         if go_to >= 0:
             if self.side_of_seat[go_to] == 0:
                 p0 += GO_POINTS
@@ -772,32 +790,16 @@ class WinSearch:
 
     def _best(self, hands: int, turn: int, count: int, seq: int, passed: int, last: int, p0: int, p1: int,
               lines: list[tuple[int, float]] | None) -> float:
-        at = HAND_BITS * turn
-        hand = (hands >> at) & HAND_MASK
-        fits = FITS_RANK[count]
-        others = hands & ~(HAND_MASK << at)
         mover = self.side_of_seat[turn]
         maximise = mover == self.side
         done = 1.0 if maximise else 0.0
         best = -1.0
-        prev = 0
-        i = 0
-        x = hand
-        moved = False
-        while x or not moved:
-            if x:
-                rank = x & 15
-                x >>= 4
-                i += 1
-                if rank == prev or not fits[rank]:
-                    prev = rank
-                    continue
-                prev = rank
-                now = count + RANK_VALUE[rank]
-                same, run, kept = lay(seq, rank)
-                pts = card_points(same, run, now)
-                low = (1 << (4 * (i - 1))) - 1
-                rest = (hand & low) | ((hand >> (4 * i)) << (4 * (i - 1)))
+        card = 0
+        while True:
+            card, rank, after_hands, now, kept, pts = play_move(hands, turn, count, seq, card)
+            if card == 0:
+                break
+            if rank:
                 if mover == 0:
                     q0 = p0 + pts
                     q1 = p1
@@ -809,16 +811,14 @@ class WinSearch:
                 if won:
                     v = self._won(mover)
                 else:
-                    v = self._after(others | (rest << at), turn, now, kept, passed, turn, q0, q1)
-            else:
-                rank = 0
+                    v = self._after(after_hands, turn, now, kept, passed, turn, q0, q1)
+            else:  # no card fits: go
                 v = self._after(hands, turn, count, seq, passed | (1 << turn), last, p0, p1)
-            moved = True
             if lines is not None:
                 lines.append((rank, v))
             if best < 0 or (v > best if maximise else v < best):
                 best = v
-            if rank == 0 or (lines is None and best == done):
+            if card < 0 or (lines is None and best == done):
                 break
         return best
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from service.advice.pegging import Solver, search_hands, solve
-from service.advice.reply import PointsReply, _ranks
+from service.advice.reply import PointsReply
 from service.core.cards import CARDS, RANK
 from service.core.engine import kernel
 from service.core.play import Play, replay
@@ -23,7 +23,7 @@ class _Minimax(PointsReply):
     def value(self, hands, turn, count, seq, passed, last, p0, p1):
         if turn < 0 or turn == self.side:
             return super().value(hands, turn, count, seq, passed, last, p0, p1)
-        return min(self._move(hands, turn, count, seq, passed, last, p0, p1, r) for r in _ranks(hands, turn, count))
+        return min(self._move(turn, passed, last, p0, p1, move) for move in kernel.play_moves(hands, turn, count, seq))
 
 
 def _terminal(p0: int, p1: int) -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import random
 import importlib.util
 import shutil
 import subprocess
@@ -466,3 +467,30 @@ def test_the_win_search_is_a_minimax_of_the_referees_play(k: ModuleType, deal, d
             continue
         want = referee_line(ref, action, side_of, side, (need0, need1), terminal, (0, 0))
         assert lines[action.card.rank if type(action) is PlayCard else 0] == pytest.approx(want), action
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_one_move_generator_of_the_searches_is_the_rules(k: ModuleType, seed: int) -> None:
+    """k.play_moves (what every search of the play steps through): each rank the seat to act holds
+    that keeps the count at 31 or under, once, in the order held, one card of it leaving the hand; go
+    (rank 0) only when none does; the other seat's cards untouched."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        held = [sorted(rng.choices(range(1, 14), k=rng.randint(0, 4))) for _ in range(2)]
+        turn, count = rng.randrange(2), rng.randint(0, 31)
+        packed = [sum(r << (4 * i) for i, r in enumerate(h)) for h in held]
+        hands = packed[0] | packed[1] << k.HAND_BITS
+        fitting = [r for i, r in enumerate(held[turn]) if count + min(r, 10) <= 31 and r not in held[turn][:i]]
+        moves = k.play_moves(hands, turn, count, 0)
+        assert [m[1] for m in moves] == (fitting or [0])
+        for card, rank, after, now, _, points in moves:
+            if rank == 0:
+                assert (card, after, now, points) == (-1, hands, count, 0)
+                continue
+            rest = list(held[turn])
+            rest.remove(rank)
+            mine = (after >> (k.HAND_BITS * turn)) & k.HAND_MASK
+            theirs = (after >> (k.HAND_BITS * (1 - turn))) & k.HAND_MASK
+            assert [(mine >> (4 * i)) & 15 for i in range(len(rest))] == rest and mine >> (4 * len(rest)) == 0
+            assert theirs == packed[1 - turn] and now == count + min(rank, 10)
+            assert points == (2 if now in (15, 31) else 0)  # a first card: no pair, no run
