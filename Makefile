@@ -19,7 +19,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # One stamp per install flavour; each is redone when one of its inputs changes.
-INSTALL_INPUTS := pyproject.toml setup.py service/core/kernel.py
+INSTALL_INPUTS := pyproject.toml setup.py service/core/kernel_source.py $(wildcard service/core/kernel/*.py)
 # The tests that run a second time on the interpreted kernel when the compiled one is in use.
 KERNEL_TESTS ?= tests/core/test_kernel.py tests/core/test_show.py tests/core/test_show_properties.py \
 	tests/core/test_play.py tests/core/test_play_properties.py tests/core/test_distribution.py \

@@ -1,9 +1,10 @@
 """The package as pyproject.toml describes it, plus the rules kernel compiled by mypyc when it can be.
 
-The compiled kernel is an extension module of its own name, ``cribbage_kernel``,
-built from a copy of ``service/core/kernel.py`` that records the SHA-256 of the
-source; ``service.core.engine`` runs it only when that record matches the
-``kernel.py`` beside it, so an edited checkout never runs a stale build.  It is
+The compiled kernel is an extension module of its own name, ``cribbage_kernel``:
+the modules of ``service/core/kernel/`` compiled together as one module
+(``service/core/kernel_source.py`` writes it), which records the SHA-256 of the
+sources; ``service.core.engine`` runs it only when that record matches the
+package beside it, so an edited checkout never runs a stale build.  It is
 optional: without mypyc, without a C compiler, or with any error while
 compiling, the install goes on with the interpreted kernel and says so here
 (and the service says so at start-up, in ``/version`` and ``/readyz``).
@@ -12,7 +13,7 @@ compiling, the install goes on with the interpreted kernel and says so here
 
 from __future__ import annotations
 
-import hashlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-KERNEL = ROOT / "service" / "core" / "kernel.py"
+KERNEL_SOURCE = ROOT / "service" / "core" / "kernel_source.py"
 COMPILED_NAME = "cribbage_kernel"  # service.core.engine.COMPILED_NAME
 
 
@@ -40,11 +41,15 @@ def compiled_kernel() -> list[Any]:
     except ImportError as exc:
         _say(f"mypyc is not available ({exc}): the kernel stays interpreted")
         return []
-    source = KERNEL.read_bytes()
+    # service/core/kernel_source.py, loaded by its path (the service's package is not imported here)
+    spec = importlib.util.spec_from_file_location("kernel_source", KERNEL_SOURCE)
+    assert spec is not None and spec.loader is not None
+    kernel_source = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kernel_source)
     where = ROOT / "build" / "kernel-source"
     where.mkdir(parents=True, exist_ok=True)
     copy = where / f"{COMPILED_NAME}.py"
-    copy.write_bytes(source + f'\n\nSOURCE_SHA256: Final = "{hashlib.sha256(source).hexdigest()}"\n'.encode())
+    copy.write_bytes(kernel_source.compiled_source())
     try:
         return list(mypycify([str(copy.relative_to(ROOT))], opt_level="3", target_dir="build/mypyc"))
     except (Exception, SystemExit) as exc:  # mypy reports type errors by exiting

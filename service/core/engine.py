@@ -1,11 +1,11 @@
 """Which kernel runs: the compiled one when it is installed and current, else :mod:`.kernel` interpreted.
 
-An install with a C compiler builds the kernel with mypyc under another
-name (``cribbage_kernel``), from a copy of ``kernel.py`` that records the
-SHA-256 of its source.  That module is used only when the record matches
-this checkout's ``kernel.py``: an edited kernel in an editable install never
-runs a stale build, and no ``.so`` file ever sits beside ``kernel.py`` to
-shadow it.  ``CRIBBAGE_KERNEL=interpreted`` forces the reference (tests use
+An install with a C compiler builds the kernel package with mypyc, all its
+modules together as one module (:mod:`.kernel_source`), under another name
+(``cribbage_kernel``) that records the SHA-256 of its sources.  That
+package is used only when the record matches this checkout's ``kernel/``: an
+edited kernel in an editable install never runs a stale build, and no ``.so``
+file ever sits beside the kernel's sources to shadow them.  ``CRIBBAGE_KERNEL=interpreted`` forces the reference (tests use
 it to run everything on both).
 
 :data:`KERNEL` says which one runs (``compiled`` or ``interpreted``) and
@@ -14,23 +14,19 @@ it to run everything on both).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 from . import kernel as reference
+from . import kernel_source
 
 COMPILED_NAME = "cribbage_kernel"
 """The import name of the compiled kernel (a top-level extension module)."""
-SOURCE = Path(reference.__file__)
-
-
-def source_sha256() -> str:
-    """The SHA-256 of this checkout's ``kernel.py``, which a compiled kernel must record."""
-    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+SOURCES = kernel_source.SOURCES
+source_sha256 = kernel_source.source_sha256
+"""The SHA-256 of this checkout's kernel package, which a compiled kernel must record."""
 
 
 def choose(want: str | None = None) -> tuple[ModuleType, str, str]:
@@ -45,8 +41,8 @@ def choose(want: str | None = None) -> tuple[ModuleType, str, str]:
     else:
         recorded = getattr(compiled, "SOURCE_SHA256", None)
         if recorded == source_sha256():
-            return compiled, "compiled", f"{COMPILED_NAME} built from this kernel.py"
-        why = f"the installed {COMPILED_NAME} was built from another kernel.py: reinstall to rebuild it"
+            return compiled, "compiled", f"{COMPILED_NAME} built from this kernel package"
+        why = f"the installed {COMPILED_NAME} was built from another kernel package: reinstall to rebuild it"
     if want == "compiled":
         raise ImportError(f"CRIBBAGE_KERNEL=compiled, but {why}")
     return reference, "interpreted", why

@@ -1,8 +1,8 @@
 """The rules kernel, interpreted and compiled, against the reference rules of the tests.
 
-Every test here runs on both kernels: the interpreted one (``service/core/kernel.py``,
+Every test here runs on both kernels: the interpreted one (the package ``service/core/kernel/``,
 the reference) and the compiled one (the installed ``cribbage_kernel`` when it was
-built from this kernel.py, else one built by mypyc into a temporary directory for
+built from this package, else one built by mypyc into a temporary directory for
 this run; skipped, with the reason in the summary, when none can be built).  The
 expectations come from the references written from RULES.md in
 ``tests/reference/show.py`` (the show: subsets by bit mask, pairs by rank,
@@ -33,7 +33,7 @@ from reference.cards import cards_for
 from reference.play import Referee, rank_sequences, ref_peg
 from reference.show import reference_rank_points, reference_total_fast
 
-from service.core import engine
+from service.core import engine, kernel_source
 from service.core import kernel as interpreted
 from service.core.cards import CARDS, Card
 from service.core.play import Go, PlayCard
@@ -43,11 +43,11 @@ TEST_NAME = "kernel_under_test"
 
 
 def _build_compiled() -> ModuleType:
-    """The compiled kernel of this kernel.py: the installed one when current, else one built here."""
+    """The compiled kernel of this kernel package: the installed one when current, else one built here."""
     module, which, why = engine.choose()
     if which == "compiled":
         return module
-    source = engine.SOURCE.read_bytes()
+    source = kernel_source.compiled_source()  # the kernel package as the install compiles it: one module
     where = Path(tempfile.gettempdir()) / "cribbage-kernel-test" / hashlib.sha256(source).hexdigest()[:16]
     built = list(where.glob(f"{TEST_NAME}.*.so"))
     if not built:
@@ -59,7 +59,7 @@ def _build_compiled() -> ModuleType:
                               text=True, timeout=900)
         built = list(where.glob(f"{TEST_NAME}.*.so"))
         if done.returncode or not built:
-            pytest.fail(f"mypyc could not compile kernel.py:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+            pytest.fail(f"mypyc could not compile the kernel:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
     spec = importlib.util.spec_from_file_location(TEST_NAME, built[0])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -77,7 +77,7 @@ def k(request: pytest.FixtureRequest) -> ModuleType:
     if request.param == "interpreted":
         return interpreted
     module = request.getfixturevalue("compiled")
-    assert str(module.__file__).endswith(".so"), module  # really the extension, not kernel.py again
+    assert str(module.__file__).endswith(".so"), module  # really the extension, not the package again
     return module
 
 
@@ -385,10 +385,11 @@ def test_weighted_rank_points_is_the_sum_it_names(k: ModuleType) -> None:
 
 
 def test_the_compiled_kernel_is_built_from_this_source(compiled: ModuleType) -> None:
-    """An installed compiled kernel records the SHA-256 of the kernel.py it was built from (one built here
-    for the test is this very source); the engine runs it only when that matches."""
-    if compiled.__name__ == engine.COMPILED_NAME:
-        assert compiled.SOURCE_SHA256 == engine.source_sha256()
+    """An installed compiled kernel records the SHA-256 of the kernel package it was built from (one built
+    here for the test is this very source); the engine runs it only when that matches.  Every public name
+    of the package is the compiled module's."""
+    assert compiled.SOURCE_SHA256 == engine.source_sha256()
+    assert set(interpreted.__all__) <= set(dir(compiled))
     assert compiled.RANK == interpreted.RANK and compiled.FITS == interpreted.FITS
 
 
@@ -397,8 +398,8 @@ def test_a_stale_compiled_kernel_is_never_run(monkeypatch: pytest.MonkeyPatch) -
     stale.SOURCE_SHA256 = "0" * 64  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, engine.COMPILED_NAME, stale)
     module, which, why = engine.choose()
-    assert module is interpreted and which == "interpreted" and "another kernel.py" in why
-    with pytest.raises(ImportError, match="another kernel.py"):
+    assert module is interpreted and which == "interpreted" and "another kernel package" in why
+    with pytest.raises(ImportError, match="another kernel package"):
         engine.choose("compiled")
     assert engine.choose("interpreted")[:2] == (interpreted, "interpreted")
     monkeypatch.setitem(sys.modules, engine.COMPILED_NAME, None)  # not installed at all
