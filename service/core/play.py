@@ -41,7 +41,7 @@ from .cards import CARDS, VALUE, Card, ensure_distinct
 from .engine import kernel
 from .errors import IllegalError, MalformedError
 from .options import next_seat, side_totals
-from .peg import MAX_COUNT, Score, go_score, peg_scores
+from .peg import Score, go_score, peg_scores
 
 CARDS_FOR_THE_PLAY = kernel.CARDS_FOR_THE_PLAY
 
@@ -88,6 +88,10 @@ PLAYS = tuple(tuple(PlayCard(seat, c) for c in CARDS) for seat in range(4))
 """``PLAYS[seat][card]``: the one instance of each card's play without a claim (what legal lists list)."""
 GOS = tuple(Go(seat) for seat in range(4))
 """``GOS[seat]``: each seat's go without a claim."""
+PLAY_CODES: tuple[tuple[PlayCard | Go, ...], ...] = tuple(
+    tuple([PLAYS[seat][card] for card in range(kernel.GO_CODE)]) + (GOS[seat],) for seat in range(4))
+"""``PLAY_CODES[seat][code]``: a card's or the go's code (:func:`~.kernel.play_codes`) as the seat's shared
+action."""
 _NOBODY: frozenset[int] = frozenset()
 _NOTHING = (0, 1, 0)
 """The kernel's :func:`~service.core.kernel.pegs` for a card that pegs nothing: no 15 or 31, no pair, no run."""
@@ -240,32 +244,13 @@ class Play(NamedTuple):
         if self.held is None:
             actions: list[Action | AnyCard] = [AnyCard(seat, min(kernel.room(count), 10))]
             able = kernel.playable_unseen(count, self.left[seat])
-        else:
-            plays, fit = PLAYS[seat], kernel.FITS[count]
-            actions = [plays[c] for c in self.held[seat] if fit[c]]
-            able = len(actions)
-        if kernel.may_go(count, able, self.tournament):
-            actions.append(GOS[seat])
-        return actions
+            if kernel.may_go(count, able, self.tournament):
+                actions.append(GOS[seat])
+            return actions
+        # the one generator of the play's legal actions (the game's are named from it the same way)
+        return list(map(PLAY_CODES[seat].__getitem__, kernel.play_codes(self.held[seat], count, self.tournament)))
 
     # -- checks ------------------------------------------------------------
-
-    def allows(self, action: Action) -> bool:
-        """Whether ``action`` is legal now, every hand known: :meth:`check`'s
-        rules without its sentences, for the game's hot path (an action this
-        refuses is then explained, or found legal after all, by :meth:`check`)."""
-        held = self.held
-        seat = action.seat
-        if held is None or seat != self.turn:
-            return False
-        fit = kernel.FITS[self.count]
-        if type(action) is PlayCard:
-            card = action.card
-            return card in held[seat] and fit[card]
-        if type(action) is Go:
-            return kernel.may_go(self.count, sum([fit[c] for c in held[seat]]), self.tournament)
-        return False
-
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalError` with a sentence when ``action`` breaks a rule."""

@@ -27,7 +27,7 @@ from ..engine import kernel
 from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PEGS, PHASE, SHOWN, STARTER, TURN, WINNER
 from ..options import GameOptions, pone, side_of
 from ..peg import Score, go_score, peg_scores
-from ..play import GOS, PLAYS, Go, Play, PlayCard, next_opponent
+from ..play import GOS, PLAY_CODES, PLAYS, Go, Play, PlayCard, next_opponent
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
 from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
@@ -389,7 +389,7 @@ def legal_of(k: DealState, o: GameOptions, dealer: int, seat: int | None = None)
         turn = k[TURN]
         if seat is not None and seat != turn:
             return []
-        return list(map(_PLAY_CODES[turn].__getitem__, codes))
+        return list(map(PLAY_CODES[turn].__getitem__, codes))
     if phase == _DISCARD:
         hands, size = k[HANDS], o.discards
         out: list[GameAction] = []
@@ -434,8 +434,5 @@ def _named(k: DealState, o: GameOptions, dealer: int, code: int) -> GameAction:
 
 
 _PLAY, _DISCARD = kernel.PLAY_PHASE, kernel.DISCARD_PHASE
-_PLAY_CODES: tuple[tuple[PlayCard | Go, ...], ...] = tuple(
-    tuple([PLAYS[seat][card] for card in range(kernel.GO_CODE)]) + (GOS[seat],) for seat in range(4))
-"""``_PLAY_CODES[seat][code]``: a card's or the go's code named as the seat's shared action."""
 _GO_CODE, _DISCARD_CODE, _PER_SEAT = kernel.GO_CODE, kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT
 _legal_codes, _discards_of = kernel.legal_codes, kernel.discards_of

@@ -29,12 +29,13 @@ from .deal import (COUNT, COUNT_CARDS, CRIB, CUT_PHASE, DEAL_PHASE, DISCARDED, D
     HELD, LAST, NOBODY, OVER_PHASE, PACK, PASSED, PEGS, PHASE, PLAYED, PLAY_PHASE, PLAY_SCORES, PlayStep, SHOWN,
     SHOW_PHASE, STARTER, TURN, WINNER, count_hand, deal_hands, deal_over, deal_pack, deal_start, lay_away,
     lay_card, playable, say_go, show_seat, starter_at, turn_starter)
-from .codes import (COUNT_CODE, CUT_CODE, DEAL_CODE, DISCARDS_PER_SEAT, DISCARD_CODE, GO_CODE, discards_of,
+from .codes import (play_codes, COUNT_CODE, CUT_CODE, DEAL_CODE, DISCARDS_PER_SEAT, DISCARD_CODE, GO_CODE, discards_of,
     legal_codes, step)
 from .search import (HAND_BITS, HAND_MASK, PlayMove, PositionCapReached, SIDE_BITS, SIDE_MASK, Search, WinSearch,
     greedy_play, pack_hand, play_move, play_moves, play_on)
 
 __all__ = [
+    "play_codes",
     "CARDS_FOR_THE_PLAY", "COUNT_POINTS", "CRIB_FLUSH_POINTS", "CRIB_SUIT_POINTS", "EVERY_CARD_FITS", "FIFTEEN",
     "FIFTEEN_ITEM", "FIFTEEN_POINTS", "FITS", "FITS_RANK", "FIVE_RANKS", "FLUSH_POINTS", "GO_POINTS",
     "HAND_SUIT_POINTS", "HEELS_POINTS", "JACK", "MAX_COUNT", "NOBS_POINTS", "PAIR_ITEM", "PAIR_ITEM_POINTS",

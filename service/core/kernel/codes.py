@@ -11,9 +11,9 @@ from itertools import combinations
 from math import comb
 from typing import Final
 
-from .rules import may_go
+from .rules import FITS, may_go
 from .deal import (CUT_PHASE, DEAL_PHASE, DISCARD_PHASE, DealState, PLAY_PHASE, SHOW_PHASE, count_hand, deal_pack,
-    lay_away, lay_card, playable, say_go, show_seat, starter_at, turn_starter)
+    lay_away, lay_card, say_go, show_seat, starter_at, turn_starter)
 
 # ---------------------------------------------------------------------------
 # A deal's actions as small ints: the kernel's own game interface, for playouts
@@ -35,6 +35,17 @@ def discards_of(hand: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
     return list(combinations(hand, size))
 
 
+def play_codes(held: tuple[int, ...], count: int, tournament: bool) -> list[int]:
+    """The legal actions of the seat to play holding ``held`` at ``count``, as codes: each card that fits,
+    in the order held, then go where :func:`may_go` allows it (the standalone play's legal actions are
+    these too, named the same way)."""
+    fit = FITS[count]
+    out = [c for c in held if fit[c]]
+    if may_go(count, len(out), tournament):
+        out.append(GO_CODE)
+    return out
+
+
 def legal_codes(k: DealState, players: int, size: int, tournament: bool) -> list[int]:
     """Every legal action now, as codes: the cards to play that fit (in the order held) and go where
     :func:`may_go` allows it; each seat's discards while it has not discarded (``size`` cards each);
@@ -44,10 +55,7 @@ def legal_codes(k: DealState, players: int, size: int, tournament: bool) -> list
         turn: int = k[5]
         if turn < 0:
             return []
-        out = playable(k, turn)
-        if may_go(k[6], len(out), tournament):
-            out.append(GO_CODE)
-        return out
+        return play_codes(k[10][turn], k[6], tournament)
     if phase == DISCARD_PHASE:
         codes: list[int] = []
         for s in range(players):

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .rules import (FITS, GO_POINTS, RANK, VALUE, after, card_points, count_points, heels, lay, pegs,
-    rank_sequence, renege_points, show_total)
+from .rules import (FITS, GO_POINTS, RANK, VALUE, after, card_points, count_points, heels, lay, rank_sequence, renege_points, show_total)
 
 # ---------------------------------------------------------------------------
 # A deal on plain values: the game engine's one deal state machine.
