@@ -9,9 +9,12 @@ with the kernel's step and the events a client is told.  Almost every
 action needs no more than that one kernel call.  A claim to judge, or points
 that reach the target, are settled here on the same deal state: the kernel
 steps without a target (:data:`NO_TARGET`), and :func:`_peg` pegs the items
-in order and ends the game at the one that reaches it.  An action the
-machine refuses is illegal: the typed position (:func:`position_of`, a view)
-says why (:func:`.position.check`).  tests/core/game/test_deal_machine.py
+in order and ends the game at the one that reaches it.  What is legal is
+the kernel's one generator's (a card or a go among
+:func:`~service.core.kernel.play_codes`, a discard among
+:func:`~service.core.kernel.discards_of`, the deal, the cut and the count by
+who is to make them).  An action the machine refuses is illegal: the typed
+position (:func:`position_of`, a view) says why (:func:`.position.check`).  tests/core/game/test_deal_machine.py
 holds the machine to the rules written again in the tests.
 """
 
@@ -197,9 +200,11 @@ def _ended(state: DealAt, nxt: DealState, event: GameEvent) -> list[GameEvent]:
 
 def _card(state: DealAt, action: PlayCard) -> Stepped:
     k, seat, card = state.deal_state, action.seat, action.card
-    if k[PHASE] != kernel.PLAY_PHASE or seat != k[TURN] or card not in k[HELD][seat] or not kernel.FITS[k[COUNT]][card]:
-        return None
     o = state.options
+    # legal: the seat to play, and the card among the one generator's codes (held, and fits the count)
+    if k[PHASE] != kernel.PLAY_PHASE or seat != k[TURN] or card not in _play_codes(k[HELD][seat], k[COUNT],
+                                                                                   o.tournament):
+        return None
     claim = _claim(o, action.claim, o.muggins_in_play)
     sides = _SIDES[o.players]
     stepped = None if claim is not None else kernel.lay_card(k, o.players, sides, o.target, seat, _PLAIN[card])
@@ -225,9 +230,10 @@ def _go(state: DealAt, action: Go) -> Stepped:
     if k[PHASE] != kernel.PLAY_PHASE or seat != k[TURN]:
         return None
     o = state.options
-    able = len(kernel.playable(k, seat))
-    if not kernel.may_go(k[COUNT], able, o.tournament):  # a lead, or a go while able (unless a renege)
+    codes = _play_codes(k[HELD][seat], k[COUNT], o.tournament)
+    if codes[-1:] != _GO:  # the generator lists no go: a lead, or a go while able (unless a renege)
         return None
+    able = len(codes) - 1  # the cards that fit: a renege's
     claim = _claim(o, action.claim, o.muggins_in_play)
     sides = _SIDES[o.players]
     stepped = None if claim is not None else kernel.say_go(k, o.players, sides, o.target, seat)
@@ -288,9 +294,12 @@ def _count(state: DealAt, action: Count) -> Stepped:
 
 def _discard(state: DealAt, action: Discard) -> Stepped:
     k, o, cards, seat = state.deal_state, state.options, action.cards, action.seat
-    if (k[PHASE] != kernel.DISCARD_PHASE or not 0 <= seat < o.players or k[DISCARDED][seat]
-            or len(cards) != o.discards or len(set(cards)) != len(cards)
-            or any(c not in k[HANDS][seat] for c in cards)):
+    if k[PHASE] != kernel.DISCARD_PHASE or not 0 <= seat < o.players or k[DISCARDED][seat]:
+        return None
+    # legal: the cards, distinct and in the order held, one of the generator's discards of the hand
+    hand = k[HANDS][seat]
+    if len(set(cards)) != len(cards) or tuple([c for c in hand if c in cards]) not in _discards_of(hand, len(cards)) \
+            or len(cards) != o.discards:
         return None
     return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (state.deal, seat, cards))], action
 
@@ -435,4 +444,5 @@ def _named(k: DealState, o: GameOptions, dealer: int, code: int) -> GameAction:
 
 _PLAY, _DISCARD = kernel.PLAY_PHASE, kernel.DISCARD_PHASE
 _GO_CODE, _DISCARD_CODE, _PER_SEAT = kernel.GO_CODE, kernel.DISCARD_CODE, kernel.DISCARDS_PER_SEAT
-_legal_codes, _discards_of = kernel.legal_codes, kernel.discards_of
+_legal_codes, _discards_of, _play_codes = kernel.legal_codes, kernel.discards_of, kernel.play_codes
+_GO = [kernel.GO_CODE]
