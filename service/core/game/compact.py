@@ -14,13 +14,13 @@ the kernel's one generator's (a card or a go among
 :func:`~service.core.kernel.play_codes`, a discard among
 :func:`~service.core.kernel.discards_of`, the deal, the cut and the count by
 who is to make them).  An action the machine refuses is illegal: the typed
-position (:func:`position_of`, a view) says why (:func:`.position.check`).  tests/core/game/test_deal_machine.py
+position (:func:`.position.position_of`, a view) says why (:func:`.position.check`).  tests/core/game/test_deal_machine.py
 holds the machine to the rules written again in the tests.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from ..cards import CARDS, Card
 from ..errors import MalformedError
@@ -30,78 +30,40 @@ from ..engine import kernel
 from ..kernel import COUNT, COUNT_CARDS, CRIB, DISCARDED, HANDS, HELD, PACK, PEGS, PHASE, SHOWN, STARTER, TURN, WINNER
 from ..options import GameOptions, pone, side_of
 from ..peg import Score, go_score, peg_scores
-from ..play import GOS, PLAY_CODES, PLAYS, Go, Play, PlayCard, next_opponent
+from ..play import GOS, PLAY_CODES, PLAYS, Go, PlayCard, next_opponent
 from ..show import CountedScores
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction
 from .events import Dealt, Discarded, GameEvent, GameOver, HandCounted, Played, StarterTurned, Went
-from .position import COUNTS, CUTS, DEALS, DISCARDS, PHASES, SHOW_ORDER, Position
 
-if TYPE_CHECKING:
-    from .state import GameState
 
 DealState = kernel.DealState
 _new = tuple.__new__  # every field given: a named tuple's keyword-taking __new__ is not needed
 NOBODY = kernel.NOBODY
-_SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
+SEAT_SETS = tuple(frozenset(s for s in range(4) if bits >> s & 1) for bits in range(16))
+"""A set of seats by its bits."""
 _NO_SCORES: tuple[Score, ...] = ()
 _SIDES = {n: tuple([side_of(n, s) for s in range(n)]) for n in (2, 3, 4)}
 """The side each seat pegs on, by players."""
 
 
-_PLAIN = tuple(range(52))
+PLAIN = tuple(range(52))
 """A card as the plain int the kernel keeps (a :class:`Card` is an int too, but compiled code takes
 exact ints much faster)."""
 
 
-def _plain(cards: Sequence[int]) -> tuple[int, ...]:
-    return tuple([_PLAIN[c] for c in cards])
+def plain_cards(cards: Sequence[int]) -> tuple[int, ...]:
+    """Cards as the plain ints the kernel keeps."""
+    return tuple([PLAIN[c] for c in cards])
 
 
-def _cards(cards: tuple[int, ...]) -> tuple[Card, ...]:
+def typed_cards(cards: tuple[int, ...]) -> tuple[Card, ...]:
+    """The kernel's cards, each as a :class:`Card`."""
     return tuple([CARDS[c] for c in cards])
 
 
-def _bits(seats: frozenset[int]) -> int:
+def seat_bits(seats: frozenset[int]) -> int:
+    """A set of seats as bits (:data:`SEAT_SETS` undone)."""
     return sum(1 << s for s in seats)
-
-
-def position_of(options: GameOptions, deal: int, dealer: int, first_dealer: int, k: DealState) -> Position:
-    """The typed position of a deal state."""
-    (phase, hands, discards, crib, starter, turn, count, count_cards, passed, last, held, played, play_scores,
-     shown, pegs, winner, pack) = k
-    play = None
-    if starter != NOBODY:  # the play exists from the cut on
-        play = Play(options.players, None if turn == NOBODY else turn, count, _cards(count_cards),
-                    _SEAT_SETS[passed], None if last == NOBODY else last, tuple([_cards(h) for h in held]),
-                    tuple([len(h) for h in held]), _cards(played), play_scores, options.tournament)
-    return Position(options, deal, dealer, first_dealer,
-                    tuple([(pegs[i], pegs[i + 1]) for i in range(0, len(pegs), 2)]), PHASES[phase],
-                    tuple([_cards(h) for h in hands]), tuple([_cards(d) for d in discards]), _cards(crib),
-                    None if starter == NOBODY else CARDS[starter], _cards(pack) if pack else None, play, shown,
-                    None if winner == NOBODY else winner)
-
-
-def deal_state_of(pos: Position) -> DealState:
-    """The deal state of a typed position (:func:`position_of` undone)."""
-    n = pos.options.players
-    flat = tuple([p for peg in pos.pegs for p in peg])
-    no_cards: tuple[tuple[int, ...], ...] = tuple([() for _ in range(n)])
-    play = pos.play
-    count_cards: tuple[int, ...]
-    played: tuple[int, ...]
-    if play is None:
-        turn, count, count_cards, passed, last, held, played, play_scores = (
-            NOBODY, 0, (), 0, NOBODY, no_cards, (), (0,) * n)
-    else:
-        turn = NOBODY if play.turn is None else play.turn
-        count, count_cards, passed = play.count, _plain(play.count_cards), _bits(play.passed)
-        last = NOBODY if play.last_player is None else play.last_player
-        held = no_cards if play.held is None else tuple([_plain(h) for h in play.held])
-        played, play_scores = _plain(play.played), tuple(play.scores)
-    return (PHASES.index(pos.phase), tuple([_plain(h) for h in pos.hands]), tuple([_plain(d) for d in pos.discards]),
-            _plain(pos.crib), NOBODY if pos.starter is None else _PLAIN[pos.starter], turn, count, count_cards, passed,
-            last, held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
-            _plain(pos.cards) if pos.cards is not None else ())
 
 
 def start(options: GameOptions, pegs: tuple[tuple[int, int], ...], pack: tuple[int, ...]) -> DealState:
@@ -207,13 +169,13 @@ def _card(state: DealAt, action: PlayCard) -> Stepped:
         return None
     claim = _claim(o, action.claim, o.muggins_in_play)
     sides = _SIDES[o.players]
-    stepped = None if claim is not None else kernel.lay_card(k, o.players, sides, o.target, seat, _PLAIN[card])
+    stepped = None if claim is not None else kernel.lay_card(k, o.players, sides, o.target, seat, PLAIN[card])
     slow = stepped is None
     if stepped is None:
-        stepped = kernel.lay_card(k, o.players, sides, NO_TARGET, seat, _PLAIN[card])
+        stepped = kernel.lay_card(k, o.players, sides, NO_TARGET, seat, PLAIN[card])
         assert stepped is not None
     nxt, count, points, same, run, go_to, reset = stepped
-    scores: Sequence[Score] = (peg_scores(_cards(k[COUNT_CARDS] + (card,)), seat, count, (points, same, run))
+    scores: Sequence[Score] = (peg_scores(typed_cards(k[COUNT_CARDS] + (card,)), seat, count, (points, same, run))
                                if points or run or same > 1 else [])
     if go_to >= 0:
         scores.append(_go_point(go_to, nxt))  # type: ignore[attr-defined]  # a list here
@@ -279,7 +241,7 @@ def _count(state: DealAt, action: Count) -> Stepped:
         counted = kernel.count_hand(k, n, sides, NO_TARGET, seat)
         assert counted is not None
     nxt, total = counted
-    cards = _cards(k[CRIB] if crib else k[HANDS][seat])
+    cards = typed_cards(k[CRIB] if crib else k[HANDS][seat])
     scores: Sequence[Score] = (
         CountedScores(seat, cards, CARDS[k[STARTER]], crib, total) if total or slow else _NO_SCORES)
     if slow:
@@ -301,7 +263,7 @@ def _discard(state: DealAt, action: Discard) -> Stepped:
     if len(set(cards)) != len(cards) or tuple([c for c in hand if c in cards]) not in _discards_of(hand, len(cards)) \
             or len(cards) != o.discards:
         return None
-    return kernel.lay_away(k, seat, _plain(cards)), [_new(Discarded, (state.deal, seat, cards))], action
+    return kernel.lay_away(k, seat, plain_cards(cards)), [_new(Discarded, (state.deal, seat, cards))], action
 
 
 def _deal(state: DealAt, action: Deal) -> Stepped:
@@ -312,7 +274,7 @@ def _deal(state: DealAt, action: Deal) -> Stepped:
         if action.hands is not None or action.crib:
             return None
         nxt = kernel.deal_pack(k, o.players, dealer, o.cards_dealt, o.dealt_to_crib)
-        done = Deal(dealer, tuple([_cards(h) for h in nxt[HANDS]]), _cards(nxt[CRIB]))
+        done = Deal(dealer, tuple([typed_cards(h) for h in nxt[HANDS]]), typed_cards(nxt[CRIB]))
     else:  # a client's cards: every seat's hand and the crib's, distinct
         hands, crib = action.hands, action.crib
         if (hands is None or len(hands) != o.players or any(len(h) != o.cards_dealt for h in hands)
@@ -321,7 +283,7 @@ def _deal(state: DealAt, action: Deal) -> Stepped:
         dealt = [c for h in hands for c in h] + list(crib)
         if len(set(dealt)) != len(dealt):
             return None
-        nxt, done = kernel.deal_hands(k, tuple([_plain(h) for h in hands]), _plain(crib)), action
+        nxt, done = kernel.deal_hands(k, tuple([plain_cards(h) for h in hands]), plain_cards(crib)), action
     return nxt, [_new(Dealt, (state.deal, dealer))], done
 
 
@@ -337,7 +299,7 @@ def _cut(state: DealAt, action: Cut) -> Stepped:
     else:  # a client's starter: a card not dealt
         if action.starter is None:
             return None
-        turned = _PLAIN[action.starter]
+        turned = PLAIN[action.starter]
         if turned in k[CRIB] or any(turned in h for h in k[HANDS]):
             return None
     claim = action.claim
@@ -363,6 +325,32 @@ STEPS: dict[type, Callable[[DealAt, Any], Stepped]] = {
 """The machine's step for each action type (:func:`step`)."""
 
 
+class _SharedDiscards(dict[tuple[Card, ...], Discard]):
+    """A seat's discards by their cards, each made once when first asked for:
+    actions are immutable, so legal_actions hands out shared instances (at
+    most 52 x 51 of them a seat)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, cards: tuple[Card, ...]) -> Discard:
+        discard = self[cards] = Discard(self.seat, cards)
+        return discard
+
+
+DISCARDS = tuple(_SharedDiscards(seat) for seat in range(4))
+"""``DISCARDS[seat][cards]``: the one instance of each discard (legal lists and the deal machine share them)."""
+DEALS = tuple(Deal(s) for s in range(4))
+CUTS = tuple(Cut(s) for s in range(4))
+COUNTS = tuple(Count(s) for s in range(4))
+"""Each seat's deal, cut and count without cards or a claim, one instance each."""
+SHOW_ORDER = tuple(tuple(tuple([kernel.show_seat(n, dealer, shown) for shown in range(n + 1)])
+                         for dealer in range(n)) if n else () for n in range(5))
+"""The show's order by players and dealer: left of the dealer first, clockwise,
+the dealer last, then the crib (the dealer's)."""
+
+
 class _Discards(dict[tuple[int, ...], Discard]):
     """A seat's discards by their cards' numbers (one or two, in the order held): the shared instances
     :func:`.position.legal_actions` hands out, looked up in C by a tuple of plain ints."""
@@ -372,7 +360,7 @@ class _Discards(dict[tuple[int, ...], Discard]):
         self.seat = seat
 
     def __missing__(self, key: tuple[int, ...]) -> Discard:
-        discard = self[key] = DISCARDS[self.seat][_cards(key)]
+        discard = self[key] = DISCARDS[self.seat][typed_cards(key)]
         return discard
 
 
@@ -380,7 +368,7 @@ DISCARDS_BY_NUMBER = tuple(_Discards(seat) for seat in range(4))
 """``DISCARDS_BY_NUMBER[seat][cards]``: a discard's shared instance by its cards' plain numbers."""
 
 
-def legal(state: GameState, seat: int | None = None) -> list[GameAction]:
+def legal(state: DealAt, seat: int | None = None) -> list[GameAction]:
     """Every legal action now (of ``seat`` only, when given): :func:`legal_of` the game's deal state."""
     return legal_of(state.deal_state, state.options, state.dealer, seat)
 

@@ -26,9 +26,9 @@ from ..kernel import PEGS, PHASE, WINNER  # the deal state's fields by name
 from ..errors import MalformedError
 from ..options import GameOptions, next_seat, side_of
 from .actions import GameAction
-from .compact import action_of, position_of, step
+from .compact import action_of, step
 from .deck import pack_numbers
-from .position import check
+from .position import check, position_of
 from .state import GameState
 
 NOBODY = kernel.NOBODY

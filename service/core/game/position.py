@@ -30,8 +30,10 @@ from ..claims import check_claim
 from ..errors import IllegalError, MalformedError, Step
 from ..options import GameOptions, pone
 from ..play import Go, Play, PlayCard
-from ..engine import kernel
+from ..cards import CARDS
 from .actions import Count, Counted, Cut, Deal, Discard, GameAction, action_type
+from .compact import (NOBODY, PLAIN, SEAT_SETS, SHOW_ORDER, DealState, legal_of, plain_cards, seat_bits,
+                      typed_cards)
 
 
 
@@ -49,10 +51,6 @@ class Phase(StrEnum):
 
 
 PHASES = tuple(Phase)
-SHOW_ORDER = tuple(tuple(tuple([kernel.show_seat(n, dealer, shown) for shown in range(n + 1)])
-                         for dealer in range(n)) if n else () for n in range(5))
-"""The show's order by players and dealer: left of the dealer first, clockwise,
-the dealer last, then the crib (the dealer's)."""
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 
 
@@ -131,30 +129,7 @@ def legal_actions(pos: Position, seat: int | None = None) -> list[GameAction]:
     """Every legal action now (of ``seat`` only, when given): the one generator's,
     :func:`.compact.legal_of` on the position's deal state.  A client-deck deal or cut is listed once,
     without its cards (any cards of the right number are legal)."""
-    from .compact import deal_state_of, legal_of  # (compact builds on this module)
     return legal_of(deal_state_of(pos), pos.options, pos.dealer, seat)
-
-
-class _SharedDiscards(dict[tuple[Card, ...], Discard]):
-    """A seat's discards by their cards, each made once when first asked for:
-    actions are immutable, so legal_actions hands out shared instances (at
-    most 52 x 51 of them a seat)."""
-
-    def __init__(self, seat: int) -> None:
-        super().__init__()
-        self.seat = seat
-
-    def __missing__(self, cards: tuple[Card, ...]) -> Discard:
-        discard = self[cards] = Discard(self.seat, cards)
-        return discard
-
-
-DISCARDS = tuple(_SharedDiscards(seat) for seat in range(4))
-"""``DISCARDS[seat][cards]``: the one instance of each discard (legal lists and the deal machine share them)."""
-DEALS = tuple(Deal(s) for s in range(4))
-CUTS = tuple(Cut(s) for s in range(4))
-COUNTS = tuple(Count(s) for s in range(4))
-"""Each seat's deal, cut and count without cards or a claim, one instance each."""
 
 
 def _illegal(pos: Position, message: str, rule: str, *at: Step) -> IllegalError:
@@ -261,3 +236,46 @@ def can(pos: Position, action: GameAction) -> bool:
     except ValueError:
         return False
     return True
+
+
+# ---------------------------------------------------------------------------
+# The view of a deal state.
+
+
+def position_of(options: GameOptions, deal: int, dealer: int, first_dealer: int, k: DealState) -> Position:
+    """The typed position of a deal state."""
+    (phase, hands, discards, crib, starter, turn, count, count_cards, passed, last, held, played, play_scores,
+     shown, pegs, winner, pack) = k
+    play = None
+    if starter != NOBODY:  # the play exists from the cut on
+        play = Play(options.players, None if turn == NOBODY else turn, count, typed_cards(count_cards),
+                    SEAT_SETS[passed], None if last == NOBODY else last, tuple([typed_cards(h) for h in held]),
+                    tuple([len(h) for h in held]), typed_cards(played), play_scores, options.tournament)
+    return Position(options, deal, dealer, first_dealer,
+                    tuple([(pegs[i], pegs[i + 1]) for i in range(0, len(pegs), 2)]), PHASES[phase],
+                    tuple([typed_cards(h) for h in hands]), tuple([typed_cards(d) for d in discards]), typed_cards(crib),
+                    None if starter == NOBODY else CARDS[starter], typed_cards(pack) if pack else None, play, shown,
+                    None if winner == NOBODY else winner)
+
+
+def deal_state_of(pos: Position) -> DealState:
+    """The deal state of a typed position (:func:`position_of` undone)."""
+    n = pos.options.players
+    flat = tuple([p for peg in pos.pegs for p in peg])
+    no_cards: tuple[tuple[int, ...], ...] = tuple([() for _ in range(n)])
+    play = pos.play
+    count_cards: tuple[int, ...]
+    played: tuple[int, ...]
+    if play is None:
+        turn, count, count_cards, passed, last, held, played, play_scores = (
+            NOBODY, 0, (), 0, NOBODY, no_cards, (), (0,) * n)
+    else:
+        turn = NOBODY if play.turn is None else play.turn
+        count, count_cards, passed = play.count, plain_cards(play.count_cards), seat_bits(play.passed)
+        last = NOBODY if play.last_player is None else play.last_player
+        held = no_cards if play.held is None else tuple([plain_cards(h) for h in play.held])
+        played, play_scores = plain_cards(play.played), tuple(play.scores)
+    return (PHASES.index(pos.phase), tuple([plain_cards(h) for h in pos.hands]), tuple([plain_cards(d) for d in pos.discards]),
+            plain_cards(pos.crib), NOBODY if pos.starter is None else PLAIN[pos.starter], turn, count, count_cards, passed,
+            last, held, played, play_scores, pos.shown, flat, NOBODY if pos.winner is None else pos.winner,
+            plain_cards(pos.cards) if pos.cards is not None else ())

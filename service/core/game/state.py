@@ -27,9 +27,9 @@ from ..options import GameOptions, Outcome, check_seat, next_first_dealer, next_
 from .actions import Cut, Deal, GameAction, notation
 from .deck import new_deck_seed, pack, pack_numbers, seed_from_text
 from .events import CutForDeal, DealRecorded, GameEvent
-from .compact import STEPS, DealState, position_of, start
+from .compact import STEPS, DealState, start
 from .compact import legal as legal  # the engine's legal actions, re-exported
-from .position import PHASES, Phase, Position, check
+from .position import PHASES, Phase, Position, check, position_of
 
 _new = tuple.__new__  # every field given: NamedTuple's keyword-taking __new__ is not needed
 

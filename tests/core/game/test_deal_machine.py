@@ -29,8 +29,8 @@ import pytest
 from service.core.cards import CARDS
 from service.core.engine import KERNEL
 from service.core.game import Count, Cut, Deal, Discard, Go, PlayCard, apply_action, check, new_game
-from service.core.game.compact import deal_state_of, legal, position_of, step
-from service.core.game.position import Phase
+from service.core.game.compact import legal, step
+from service.core.game.position import Phase, deal_state_of, position_of
 from service.core.options import GameOptions
 
 from reference.legal import as_reference, legal_reference
