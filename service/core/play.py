@@ -215,8 +215,8 @@ class Play(NamedTuple):
         """Cards ``seat`` could lay now, or None when its cards are not known."""
         if self.held is None:
             return None
-        fit = kernel.FITS[self.count]
-        return [c for c in self.held[seat] if fit[c]]
+        # the cards of the one generator's codes (kernel.play_codes), the go left out
+        return [CARDS[c] for c in kernel.play_codes(self.held[seat], self.count, True) if c != kernel.GO_CODE]
 
     def playable_now(self, seat: int) -> tuple[list[Card], int]:
         """The cards ``seat`` could lay and how many.  With unknown cards the

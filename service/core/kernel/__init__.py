@@ -28,7 +28,7 @@ from .rules import (CARDS_FOR_THE_PLAY, COUNT_POINTS, CRIB_FLUSH_POINTS, CRIB_SU
 from .deal import (COUNT, COUNT_CARDS, CRIB, CUT_PHASE, DEAL_PHASE, DISCARDED, DISCARD_PHASE, DealState, HANDS,
     HELD, LAST, NOBODY, OVER_PHASE, PACK, PASSED, PEGS, PHASE, PLAYED, PLAY_PHASE, PLAY_SCORES, PlayStep, SHOWN,
     SHOW_PHASE, STARTER, TURN, WINNER, count_hand, deal_hands, deal_over, deal_pack, deal_start, lay_away,
-    lay_card, playable, say_go, show_seat, starter_at, turn_starter)
+    lay_card, say_go, show_seat, starter_at, turn_starter)
 from .codes import (play_codes, COUNT_CODE, CUT_CODE, DEAL_CODE, DISCARDS_PER_SEAT, DISCARD_CODE, GO_CODE, discards_of,
     legal_codes, step)
 from .search import (HAND_BITS, HAND_MASK, PlayMove, PositionCapReached, SIDE_BITS, SIDE_MASK, Search, WinSearch,
@@ -47,7 +47,7 @@ __all__ = [
     "CRIB", "CUT_PHASE", "DEAL_PHASE", "DISCARDED", "DISCARD_PHASE", "DealState", "HANDS", "HELD", "LAST", "NOBODY",
     "OVER_PHASE", "PACK", "PASSED", "PEGS", "PHASE", "PLAYED", "PLAY_PHASE", "PLAY_SCORES", "PlayStep", "SHOWN",
     "SHOW_PHASE", "STARTER", "TURN", "WINNER", "count_hand", "deal_hands", "deal_over", "deal_pack", "deal_start",
-    "lay_away", "lay_card", "playable", "say_go", "show_seat", "starter_at", "turn_starter", "COUNT_CODE",
+    "lay_away", "lay_card", "say_go", "show_seat", "starter_at", "turn_starter", "COUNT_CODE",
     "CUT_CODE", "DEAL_CODE", "DISCARDS_PER_SEAT", "DISCARD_CODE", "GO_CODE", "discards_of", "legal_codes", "step",
     "HAND_BITS", "HAND_MASK", "PlayMove", "PositionCapReached", "SIDE_BITS", "SIDE_MASK", "Search", "WinSearch",
     "greedy_play", "pack_hand", "play_move", "play_moves", "play_on",

@@ -256,13 +256,6 @@ def deal_over(k: DealState, players: int) -> bool:
     return phase == SHOW_PHASE and shown > players
 
 
-def playable(k: DealState, seat: int) -> list[int]:
-    """The cards ``seat`` holds that fit the count, in the order held."""
-    fit = FITS[k[6]]
-    held: tuple[int, ...] = k[10][seat]
-    return [c for c in held if fit[c]]
-
-
 def show_seat(players: int, dealer: int, shown: int) -> int:
     """Who counts next in the show, ``shown`` counts made: left of the dealer first, clockwise, the
     dealer last, then the crib (the dealer's)."""
