@@ -181,22 +181,18 @@ def say_go(k: DealState, players: int, sides: tuple[int, ...], target: int, seat
     turn, reset, go_to = after(players, seat, count, _holding(k[10]), passed, last)
     pegs: tuple[int, ...] = k[14]
     scores: tuple[int, ...] = k[12]
+    go_left = go_to >= 0  # a go point still to peg
     if able:
         taker = (seat + 1) % players
         penalty = renege_points(able)
-        joint = go_to >= 0 and sides[go_to] == sides[taker]
+        joint = go_left and sides[go_to] == sides[taker]
         moved = _moved(pegs, sides[taker], penalty + (GO_POINTS if joint else 0), target)
         if moved is None:
             return None
         pegs, scores = moved, _added(scores, taker, penalty)
         if joint:
-            scores = _added(scores, go_to, GO_POINTS)
-            go_to_pegged = True
-        else:
-            go_to_pegged = False
-    else:
-        go_to_pegged = False
-    if go_to >= 0 and not go_to_pegged:
+            scores, go_left = _added(scores, go_to, GO_POINTS), False
+    if go_left:
         moved = _moved(pegs, sides[go_to], GO_POINTS, target)
         if moved is None:
             return None
