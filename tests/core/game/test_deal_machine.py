@@ -28,6 +28,7 @@ import pytest
 
 from service.core.cards import CARDS
 from service.core.engine import KERNEL
+from service.core.errors import DuplicateCardError, IllegalError
 from service.core.game import Count, Cut, Deal, Discard, Go, PlayCard, apply_action, check, new_game
 from service.core.game.compact import legal, step
 from service.core.game.position import Phase, deal_state_of, position_of
@@ -110,7 +111,7 @@ def test_the_machine_takes_every_legal_action(options: GameOptions) -> None:
 
 def test_a_client_s_cards_are_the_machine_s() -> None:
     """A client deck: the deal gives every hand and the crib's cards, the cut the starter; cards given
-    twice, a starter already dealt, or the wrong number are refused with the check's sentence."""
+    twice, a starter already dealt, or the wrong number are refused, each with the rule it breaks."""
     options = GameOptions(deck="client", players=3, tournament=True)
     rng = random.Random(f"client-{KERNEL}")
     refused = taken = 0
@@ -118,6 +119,7 @@ def test_a_client_s_cards_are_the_machine_s() -> None:
         state, _ = new_game(options, dealer=rng.randrange(3))
         while state.phase is not Phase.OVER:
             action = rng.choice(legal(state))
+            bad = None
             if type(action) is Deal:
                 deck = rng.sample(CARDS, 52)
                 each = options.cards_dealt
@@ -133,24 +135,28 @@ def test_a_client_s_cards_are_the_machine_s() -> None:
                 pos = state.position
                 used = [c for h in pos.hands for c in h] + list(pos.crib)
                 fresh = [c for c in CARDS if c not in used]
-                action = Cut(action.seat, rng.choice(used if rng.random() < 0.2 else fresh))
+                bad = "dealt" if rng.random() < 0.2 else None
+                action = Cut(action.seat, rng.choice(used if bad else fresh))
             stepped = step(state, action)
+            assert (stepped is None) == (bad is not None), (bad, action)  # refused exactly what is wrong
             if stepped is None:
                 refused += 1
-                with pytest.raises(ValueError) as by_check:
-                    check(state.position, action)
-                with pytest.raises(ValueError) as by_game:
+                # the rule each wrong deal or cut breaks (docs/rules.md), told as the game answers it
+                expected = {"twice": DuplicateCardError, "short": IllegalError, "dealt": IllegalError}[bad]
+                with pytest.raises(expected) as by_game:
                     apply_action(state, action)
-                assert str(by_game.value) == str(by_check.value)
+                if expected is IllegalError:
+                    assert by_game.value.rule == {"short": "wrong_deal", "dealt": "card_in_use"}[bad]
+                    assert set(map(as_reference, by_game.value.legal)) == legal_reference(state.position)
                 continue
             taken += 1
-            check(state.position, action)  # what it takes the rules allow
             state, _ = apply_action(state, action)
     assert refused > 10 and taken > 300
 
 
 def test_illegal_actions_are_explained_by_the_position() -> None:
-    """An action the machine refuses is explained by the typed position: the same error either way."""
+    """An action the machine refuses is explained: the rule it breaks, and what would have been legal as the
+    rules written again list it."""
     options = GameOptions()
     state, _ = new_game(options, deck_seed="00" * 16)
     while state.phase is not Phase.PLAY:
@@ -160,13 +166,13 @@ def test_illegal_actions_are_explained_by_the_position() -> None:
     other = 1 - turn
     held = state.position.the_play.held
     assert held is not None
-    for action in (PlayCard(other, held[other][0]), PlayCard(turn, held[other][0]), Go(turn)):
+    for action, rule in ((PlayCard(other, held[other][0]), "out_of_turn"),
+                         (PlayCard(turn, held[other][0]), "card_not_held"), (Go(turn), "go_while_able")):
         assert step(state, action) is None
-        with pytest.raises(ValueError) as by_state:
+        with pytest.raises(IllegalError) as by_state:
             apply_action(state, action)
-        with pytest.raises(ValueError) as by_position:
-            check(state.position, action)
-        assert str(by_state.value) == str(by_position.value)
+        assert by_state.value.rule == rule, action  # a lead: every card fits at 0, so no go
+        assert set(map(as_reference, by_state.value.legal)) == legal_reference(state.position)
 
 
 def _any_action(options: GameOptions, rng: random.Random) -> object:
